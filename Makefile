@@ -1,0 +1,44 @@
+# Two commands do everything on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
+
+.PHONY: run test lint format check-deploy clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-test: requirements.txt requirements-test.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements-test.txt
+	touch $(VENV)/.installed $@
+
+# Serve the app on every interface, as a phone on the same Wi-Fi sees it.
+# A home network has no HTTPS: HTTPS=off unless you set it (see README).
+run: $(VENV)/.installed
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	@ip=$$(hostname -I 2>/dev/null | awk '{print $$1}'); \
+	echo; echo "  Open http://$${ip:-127.0.0.1}:$(PORT)/ on a phone on the same network."; echo
+	HTTPS=$${HTTPS:-off} $(BIN)/gunicorn tracker.wsgi --bind 0.0.0.0:$(PORT) \
+		--workers $(WORKERS) --access-logfile - --forwarded-allow-ips='*'
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed-test
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test: lint
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) staticfiles test-output

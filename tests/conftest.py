@@ -1,0 +1,30 @@
+import json
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "docs" / "examples"
+
+
+@pytest.fixture(autouse=True)
+def _test_settings(settings):
+    # The test client speaks plain HTTP; production redirects it to HTTPS.
+    settings.SECURE_SSL_REDIRECT = False
+    # {% htmx_script %} calls static(), which needs collectstatic under the
+    # manifest storage; tests serve static files plainly.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+def example_paths():
+    return sorted(EXAMPLES.glob("*.json"))
+
+
+def load_example(path):
+    return json.loads(Path(path).read_text())
+
+
+def input_part(doc):
+    return {key: value for key, value in doc.items() if key != "state"}

@@ -1,0 +1,78 @@
+"""Hypothesis strategies: random games whose every event the rules allow."""
+
+from hypothesis import strategies as st
+
+from tracker import rules
+
+NAMES = ["Asha", "Ravi", "Meena", "Kiran", "Dev", "Lata", "Om", "Uma", "Zoya", "Anil"]
+
+
+@st.composite
+def table(draw):
+    fmt = draw(st.sampled_from(rules.FORMATS))
+    if fmt == "pool":
+        limit = draw(st.sampled_from([101, 201, 61, 150]))
+        game_rules = {
+            "pool_limit": limit,
+            "out_at": draw(st.sampled_from(["reach", "exceed"])),
+            "entry_fee": draw(st.sampled_from(["0", "25", "50", "11", "10.50"])),
+            "max_drops": draw(st.sampled_from([None, None, 2, 3])),
+            "max_rejoins": draw(st.sampled_from([None, 1, 2])),
+        }
+        if game_rules["entry_fee"] != "10.50":
+            game_rules["money_unit"] = draw(st.sampled_from(["0.01", "1"]))
+    elif fmt == "deals":
+        game_rules = {
+            "deal_count": draw(st.integers(1, 6)),
+            "drops_allowed": draw(st.booleans()),
+        }
+    else:
+        game_rules = {"point_value": draw(st.sampled_from(["1", "0.25", "2", "0.10"]))}
+    count = draw(st.integers(2, 6))
+    return fmt, rules.normalize_rules(fmt, game_rules), NAMES[:count]
+
+
+def _result(draw, state, player):
+    game_rules = state.rules
+    words = ["full_count", "wrong_show"]
+    drops_ok = state.format != "deals" or game_rules["drops_allowed"]
+    most = game_rules.get("max_drops")
+    if drops_ok and (most is None or player.drops_taken < most):
+        words += ["first_drop", "middle_drop"]
+    low = 1 if game_rules["ace_value"] == 1 else 2
+    points = st.one_of(st.just(0), st.integers(low, game_rules["full_count"]))
+    return draw(st.one_of(points, points, st.sampled_from(words)))
+
+
+@st.composite
+def game(draw, max_events=25):
+    """(format, rules, players, first_dealer, history) of a game the engine accepts."""
+    fmt, game_rules, players = draw(table())
+    first = draw(st.sampled_from(players))
+    state = rules.new_game(fmt, game_rules, players, first)
+    history = []
+    for _ in range(draw(st.integers(0, max_events))):
+        if state.finished:
+            break
+        choices = ["deal", "deal", "deal"]
+        if state.can_rejoin:
+            choices += ["rejoin", "rejoin"]
+        if state.can_split:
+            choices.append("split")
+        if fmt == "points":
+            choices.append("end")
+        kind = draw(st.sampled_from(choices))
+        if kind == "deal":
+            playing = state.in_players
+            winner = draw(st.sampled_from([p.name for p in playing]))
+            results = {p.name: _result(draw, state, p) for p in playing if p.name != winner}
+            event = {"type": "deal", "winner": winner, "results": results}
+        elif kind == "rejoin":
+            event = {"type": "rejoin", "player": draw(st.sampled_from(state.can_rejoin))}
+        elif kind == "split":
+            event = {"type": "split", "method": draw(st.sampled_from(["drops", "equal"]))}
+        else:
+            event = {"type": "end"}
+        rules.apply(state, event)
+        history.append(event)
+    return fmt, game_rules, players, first, history

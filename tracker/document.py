@@ -1,0 +1,98 @@
+"""The game document (shared/docs/game-json.md): reading and writing it.
+
+Pure Python like the rules engine: a document is checked by replaying its
+history through `rules.replay`, so a file the tracker would refuse deal by
+deal is refused whole, with the engine's message for the first bad event.
+"""
+
+from __future__ import annotations
+
+import json
+
+from . import rules
+
+SCHEMA = "rummy-tracker.game/1"
+MAX_NAME_LENGTH = 80
+INPUT_KEYS = ("schema", "name", "format", "rules", "players", "first_dealer", "history")
+
+
+def default_name(fmt, game_rules):
+    if fmt == "pool":
+        return f"Pool {game_rules['pool_limit']}"
+    if fmt == "deals":
+        return f"Deals, best of {game_rules['deal_count']}"
+    return "Points rummy"
+
+
+def check_name(name, fmt=None, game_rules=None):
+    if name is None or (isinstance(name, str) and not name.strip()):
+        return default_name(fmt, game_rules) if fmt else ""
+    if not isinstance(name, str):
+        raise rules.RuleError("the game's name must be text", field="name")
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME_LENGTH:
+        raise rules.RuleError(
+            f"the game's name is longer than {MAX_NAME_LENGTH} letters", field="name"
+        )
+    return name
+
+
+def read(doc):
+    """Check a document's input part and replay it.
+
+    Returns (game, state): `game` the input part with every rule filled in,
+    `state` the engine's GameState. Raises RuleError naming what is wrong.
+    """
+    if not isinstance(doc, dict):
+        raise rules.RuleError("a game document is a JSON object", field="document")
+    if doc.get("schema") != SCHEMA:
+        raise rules.RuleError(f'schema must be "{SCHEMA}"', field="schema")
+    unknown = sorted(set(doc) - set(INPUT_KEYS) - {"state"}, key=str)
+    if unknown:
+        raise rules.RuleError(f"{unknown[0]} is not part of a game document", field=unknown[0])
+    fmt = doc.get("format")
+    game_rules = doc.get("rules", {})
+    if game_rules is None:
+        game_rules = {}
+    if not isinstance(game_rules, dict):
+        raise rules.RuleError("rules must be an object", field="rules")
+    game_rules = rules.normalize_rules(fmt, game_rules)
+    name = check_name(doc.get("name"), fmt, game_rules)
+    history = doc.get("history", [])
+    state = rules.replay(fmt, game_rules, doc.get("players"), history, doc.get("first_dealer"))
+    game = {
+        "schema": SCHEMA,
+        "name": name,
+        "format": fmt,
+        "rules": game_rules,
+        "players": [p.name for p in state.players],
+        "first_dealer": state.first_dealer,
+        "history": [clean_event(e) for e in history],
+    }
+    return game, state
+
+
+def clean_event(event):
+    """An event as the document writes it: its type first, then its fields."""
+    out = {"type": event["type"]}
+    for key in ("winner", "results", "player", "method", "shares"):
+        if key in event:
+            out[key] = event[key]
+    return out
+
+
+def write(game, state):
+    """The whole document: the input part and the `state` the engine gives."""
+    return {**{key: game[key] for key in INPUT_KEYS}, "state": state.document()}
+
+
+def loads(text):
+    """Parse JSON text into a document, refusing what is not JSON with a clear line."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise rules.RuleError(f"not a JSON document: {error}", field="document") from None
+
+
+def dumps(doc):
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

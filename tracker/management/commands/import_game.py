@@ -1,0 +1,31 @@
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tracker import document
+from tracker.models import Game
+from tracker.rules import RuleError
+
+
+class Command(BaseCommand):
+    help = "Create a game from a game document (shared/docs/game-json.md); '-' reads stdin."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="path of the JSON document, or - for standard input")
+
+    def handle(self, *args, file, **options):
+        try:
+            if file == "-":
+                text = sys.stdin.read()
+            else:
+                with open(file, encoding="utf-8") as handle:
+                    text = handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            raise CommandError(f"cannot read {file}: {error}") from None
+        try:
+            game = Game.import_document(document.loads(text))
+        except RuleError as error:
+            raise CommandError(str(error)) from None
+        line = {"id": game.pk, "edit_url": game.get_absolute_url(), "view_url": game.get_view_url()}
+        self.stdout.write(json.dumps(line))

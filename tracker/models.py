@@ -1,0 +1,239 @@
+"""Games are stored as their history: seats, table rules and ordered events.
+
+No running total is stored: every figure comes from replaying the events
+through the rules engine (`Game.state()`).
+"""
+
+import secrets
+
+from django.db import models, transaction
+from django.urls import reverse
+
+from . import document, rules
+
+
+def new_token():
+    # 24 random bytes: 192 bits, well past guessing.
+    return secrets.token_urlsafe(24)
+
+
+class Game(models.Model):
+    FORMATS = [("pool", "Pool"), ("deals", "Deals"), ("points", "Points")]
+
+    name = models.CharField(max_length=document.MAX_NAME_LENGTH)
+    format = models.CharField(max_length=10, choices=FORMATS)
+    rules = models.JSONField(help_text="Table rules with every default filled in.")
+    first_dealer = models.PositiveSmallIntegerField(help_text="Seat of the first dealer, from 1.")
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    # Bumped by every change to the history, so a watcher can tell "nothing new"
+    # without replaying; it is a version number, not a score.
+    revision = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("game", args=[self.edit_token])
+
+    def get_view_url(self):
+        return reverse("watch", args=[self.view_token])
+
+    # -- reading
+
+    def seat_names(self):
+        return [p.name for p in self.players.all()]
+
+    def history(self):
+        return [event.as_dict() for event in self.events.all()]
+
+    def replay(self, history=None, names=None):
+        names = names if names is not None else self.seat_names()
+        history = self.history() if history is None else history
+        return rules.replay(self.format, self.rules, names, history, names[self.first_dealer - 1])
+
+    def state(self):
+        return self.replay()
+
+    def as_document(self):
+        names = self.seat_names()
+        history = self.history()
+        state = self.replay(history, names)
+        game = {
+            "schema": document.SCHEMA,
+            "name": self.name,
+            "format": self.format,
+            "rules": self.rules,
+            "players": names,
+            "first_dealer": names[self.first_dealer - 1],
+            "history": [document.clean_event(e) for e in history],
+        }
+        return document.write(game, state)
+
+    # -- changing
+
+    @classmethod
+    @transaction.atomic
+    def create(cls, fmt, table_rules, players, first_dealer=None, name=None, history=()):
+        """Make a game after the engine has accepted all of it; raises RuleError."""
+        game_doc, state = document.read(
+            {
+                "schema": document.SCHEMA,
+                "name": name,
+                "format": fmt,
+                "rules": table_rules,
+                "players": players,
+                "first_dealer": first_dealer,
+                "history": list(history),
+            }
+        )
+        return cls._store(game_doc, state)
+
+    @classmethod
+    @transaction.atomic
+    def import_document(cls, doc):
+        """Create a game from a game document; nothing is created if it is refused."""
+        game_doc, state = document.read(doc)
+        return cls._store(game_doc, state)
+
+    @classmethod
+    def _store(cls, game_doc, state):
+        names = game_doc["players"]
+        game = cls.objects.create(
+            name=game_doc["name"],
+            format=game_doc["format"],
+            rules=game_doc["rules"],
+            first_dealer=names.index(game_doc["first_dealer"]) + 1,
+            revision=len(game_doc["history"]),
+        )
+        Player.objects.bulk_create(
+            Player(game=game, seat=seat, name=name) for seat, name in enumerate(names, start=1)
+        )
+        Event.objects.bulk_create(
+            Event.from_dict(game, position, event)
+            for position, event in enumerate(game_doc["history"])
+        )
+        return game
+
+    def locked(self):
+        """This game, re-read with a row lock held to the end of the transaction.
+
+        On PostgreSQL the lock queues writers to one game; SQLite's IMMEDIATE
+        transactions already serialise every writer.
+        """
+        return Game.objects.select_for_update().get(pk=self.pk)
+
+    @transaction.atomic
+    def add_event(self, event, made_against=None):
+        """Append an event after the engine accepts it; returns the new state.
+
+        `made_against` is the number of events the form was made against: if
+        another phone saved first, StaleHistory is raised and nothing changes,
+        so a retried post is recorded once and never on the wrong history.
+        """
+        game = self.locked()
+        history = game.history()
+        if made_against is not None and made_against != len(history):
+            raise StaleHistory(len(history))
+        state = game.replay([*history, event])
+        Event.from_dict(game, len(history), event).save()
+        self.revision = game.bump()
+        return state
+
+    @transaction.atomic
+    def replace_event(self, position, event):
+        """Correct a past event; every later one must still be possible."""
+        game = self.locked()
+        stored = game.events.get(position=position)
+        history = game.history()
+        history[position] = event
+        state = game.replay(history)
+        stored.fill(event)
+        stored.save(update_fields=["type", "data"])
+        self.revision = game.bump()
+        return state
+
+    @transaction.atomic
+    def delete_event(self, position):
+        """Delete a past event; the later ones move up and must still be possible."""
+        game = self.locked()
+        events = list(game.events.all())
+        del events[position]
+        state = game.replay([e.as_dict() for e in events])
+        game.events.filter(position__gte=position).delete()
+        moved = [
+            Event(game=game, position=i, type=e.type, data=e.data)
+            for i, e in enumerate(events)
+            if i >= position
+        ]
+        Event.objects.bulk_create(moved)
+        self.revision = game.bump()
+        return state
+
+    def bump(self):
+        self.revision += 1
+        self.save(update_fields=["revision", "updated_at"])
+        return self.revision
+
+
+class StaleHistory(Exception):
+    """A change made against an older history than the one stored."""
+
+    def __init__(self, events_now):
+        super().__init__(f"the game has {events_now} events now")
+        self.events_now = events_now
+
+
+class Player(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=rules.MAX_NAME_LENGTH)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_player_per_seat"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Event(models.Model):
+    """One thing that happened: a deal and its results, a rejoin, a split, an end."""
+
+    TYPES = [("deal", "Deal"), ("rejoin", "Rejoin"), ("split", "Split"), ("end", "End")]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    position = models.PositiveIntegerField(help_text="Order in the history, from 0.")
+    type = models.CharField(max_length=10, choices=TYPES)
+    data = models.JSONField(default=dict, help_text="The event's fields as in the game document.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="one_event_per_position"),
+        ]
+
+    def __str__(self):
+        return f"{self.type} #{self.position + 1}"
+
+    @classmethod
+    def from_dict(cls, game, position, event):
+        stored = cls(game=game, position=position)
+        stored.fill(event)
+        return stored
+
+    def fill(self, event):
+        clean = document.clean_event(event)
+        self.type = clean.pop("type")
+        self.data = clean
+
+    def as_dict(self):
+        return {"type": self.type, **self.data}
