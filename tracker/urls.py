@@ -5,7 +5,18 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("new/", views.new_game, name="new_game"),
     path("g/<str:token>/", views.game, name="game"),
+    path("g/<str:token>/deal/", views.add_deal, name="add_deal"),
+    path("g/<str:token>/deal/<int:position>/", views.edit_deal, name="edit_deal"),
+    path("g/<str:token>/event/<int:position>/delete/", views.delete_event, name="delete_event"),
+    path("g/<str:token>/rejoin/", views.rejoin, name="rejoin"),
+    path("g/<str:token>/split/", views.split, name="split"),
+    path("g/<str:token>/end/", views.end_session, name="end_session"),
+    path("g/<str:token>/live/", views.live, name="live"),
     path("w/<str:token>/", views.watch, name="watch"),
+    path("w/<str:token>/live/", views.watch_live, name="watch_live"),
     path("admin/", admin.site.urls),
 ]
+
+handler404 = "tracker.views.not_found"

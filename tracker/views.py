@@ -1,25 +1,354 @@
-from django.http import Http404
-from django.shortcuts import render
+"""Thin views: load the game, hand the change to the model and the engine, render.
 
-from .models import Game
+Every form posts and redirects back (Post/Redirect/Get) without JavaScript;
+an htmx request gets the re-rendered part of the same template instead.
+"""
+
+from decimal import Decimal
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from . import rules, scoreboard
+from .forms import FORMAT_CHOICES, DealEntry, NewGame, split_shares_typed
+from .models import Game, StaleHistory
+
+YOUR_GAMES = "games"  # session key: the links this browser has opened
+YOUR_GAMES_KEPT = 30
 
 
-def _get_game_or_404(**token):
+def _get_game_or_404(token, can_edit):
+    field = "edit_token" if can_edit else "view_token"
     try:
-        return Game.objects.get(**token)
+        return Game.objects.get(**{field: token})
     except Game.DoesNotExist:
         raise Http404("No game has that link.") from None
 
 
+def _remember(request, game, can_edit):
+    """Add the game to this browser's "your games" list."""
+    kept = request.session.get(YOUR_GAMES, [])
+    token = game.edit_token if can_edit else game.view_token
+    entry = [token, can_edit]
+    if entry in kept:
+        return
+    # An edit link outranks a view link of the same game.
+    kept = [e for e in kept if e[0] != game.view_token] if can_edit else kept
+    if not can_edit and [game.edit_token, True] in kept:
+        return
+    request.session[YOUR_GAMES] = [entry, *kept][:YOUR_GAMES_KEPT]
+
+
+def _your_games(request, show):
+    kept = request.session.get(YOUR_GAMES, [])
+    edit = [t for t, e in kept if e]
+    view = [t for t, e in kept if not e]
+    games = Game.objects.filter(edit_token__in=edit) | Game.objects.filter(view_token__in=view)
+    listed = []
+    for game in games.prefetch_related("players", "events").order_by("-updated_at"):
+        state = game.replay(
+            [e.as_dict() for e in game.events.all()], [p.name for p in game.players.all()]
+        )
+        if show and state.status != show:
+            continue
+        url = game.get_absolute_url() if game.edit_token in edit else game.get_view_url()
+        listed.append({"game": game, "state": state, "url": url})
+    return listed
+
+
+@require_GET
 def home(request):
-    return render(request, "tracker/home.html")
+    show = request.GET.get("show", "")
+    show = show if show in ("in_progress", "finished") else ""
+    context = {"games": _your_games(request, show), "show": show}
+    if request.htmx:
+        return render(request, "tracker/home.html#your-games", context)
+    return render(request, "tracker/home.html", context)
 
 
+@require_http_methods(["GET", "POST"])
+def new_game(request):
+    if request.method == "GET":
+        return render(
+            request, "tracker/new_game.html", {"form": NewGame(), "formats": FORMAT_CHOICES}
+        )
+    form = NewGame(request.POST)
+    action = request.POST.get("action", "")
+    if action and form.edit_seats(action):
+        # A seat or format button: show the form again, nothing is saved.
+        template = "tracker/new_game.html#form" if request.htmx else "tracker/new_game.html"
+        return render(request, template, {"form": form, "formats": FORMAT_CHOICES})
+    fmt, table_rules = form.table_rules()
+    names, dealer = form.seats()
+    game = None
+    if not form.errors:
+        try:
+            game = Game.create(fmt, table_rules, names, dealer, name=form.name)
+        except rules.RuleError as error:
+            form.add_error(error)
+    if game is None:
+        template = "tracker/new_game.html#form" if request.htmx else "tracker/new_game.html"
+        context = {"form": form, "formats": FORMAT_CHOICES}
+        return render(request, template, context, status=422)
+    _remember(request, game, can_edit=True)
+    if request.htmx:
+        return HttpResponseClientRedirect(game.get_absolute_url())
+    return redirect(game)
+
+
+def _game_context(game, state, can_edit, entry=None, **extra):
+    if can_edit and entry is None and not state.finished:
+        entry = DealEntry(state, state.in_players)
+    fee = Decimal(state.rules.get("entry_fee", "0"))
+    return {
+        "game": game,
+        "state": state,
+        "can_edit": can_edit,
+        "entry": entry,
+        "version": len(state.rows),
+        "standings": scoreboard.standings(state),
+        "history": scoreboard.history(state),
+        "banner": scoreboard.banner(state),
+        "settlement": scoreboard.settlement(state),
+        "figure_name": scoreboard.figure_name(state),
+        "pot": rules.money(state.pot),
+        "rejoins": [
+            {"name": name, "start": state.rejoin_total(), "pot": rules.money(state.pot + fee)}
+            for name in state.can_rejoin
+        ],
+        **extra,
+    }
+
+
+def _show_game(request, game, state, can_edit, status=200, **extra):
+    context = _game_context(game, state, can_edit, **extra)
+    if request.htmx:
+        return render(request, "tracker/game.html#game", context, status=status)
+    return render(request, "tracker/game.html", context, status=status)
+
+
+@require_GET
 def game(request, token):
-    game = _get_game_or_404(edit_token=token)
-    return render(request, "tracker/game.html", {"game": game, "state": game.state()})
+    game = _get_game_or_404(token, can_edit=True)
+    _remember(request, game, can_edit=True)
+    return _show_game(request, game, game.state(), can_edit=True)
 
 
+@require_GET
 def watch(request, token):
-    game = _get_game_or_404(view_token=token)
-    return render(request, "tracker/game.html", {"game": game, "state": game.state()})
+    game = _get_game_or_404(token, can_edit=False)
+    _remember(request, game, can_edit=False)
+    return _show_game(request, game, game.state(), can_edit=False)
+
+
+@require_GET
+def live(request, token):
+    return _live(request, _get_game_or_404(token, can_edit=True), can_edit=True)
+
+
+@require_GET
+def watch_live(request, token):
+    return _live(request, _get_game_or_404(token, can_edit=False), can_edit=False)
+
+
+def _live(request, game, can_edit):
+    """The poll of the scoreboard: 204 while nothing changed, else the new board.
+
+    Only the game row is read to tell; the history is replayed only on change.
+    """
+    if request.GET.get("v") == str(game.revision):
+        response = HttpResponse(status=204)
+    else:
+        state = game.state()
+        context = _game_context(game, state, can_edit, oob=True)
+        response = render(request, "tracker/game.html#live", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _done(request, game):
+    """After a change: the new game part for htmx, a redirect otherwise."""
+    if request.htmx:
+        game.refresh_from_db()
+        return _show_game(request, game, game.state(), can_edit=True)
+    return redirect(game)
+
+
+def _made_against(request):
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+@require_POST
+def add_deal(request, token):
+    game = _get_game_or_404(token, can_edit=True)
+    state = game.state()
+    entry = DealEntry(state, state.in_players, data=request.POST)
+    if state.finished:
+        entry.errors["form"] = "The game is over: no more deals."
+        return _show_game(request, game, state, True, status=422, entry=entry)
+    event = entry.event()
+    if event is not None:
+        try:
+            game.add_event(event, made_against=_made_against(request))
+        except StaleHistory:
+            game.refresh_from_db()
+            fresh = game.state()
+            stale = DealEntry(fresh, fresh.in_players) if not fresh.finished else None
+            notice = f"Someone else just saved deal {fresh.deals_played}. Here is the new score."
+            return _show_game(request, game, fresh, True, status=409, entry=stale, notice=notice)
+        except rules.RuleError as error:
+            entry.add_error(error)
+        else:
+            return _done(request, game)
+    return _show_game(request, game, state, True, status=422, entry=entry)
+
+
+@require_http_methods(["GET", "POST"])
+def edit_deal(request, token, position):
+    game = _get_game_or_404(token, can_edit=True)
+    history = game.history()
+    if not 0 <= position < len(history) or history[position]["type"] != "deal":
+        raise Http404("No such deal.")
+    before = game.replay(history[:position])
+    playing = before.in_players
+    if request.method == "GET":
+        entry = DealEntry(before, playing, event=history[position])
+        return _edit_page(request, game, position, entry)
+    entry = DealEntry(before, playing, data=request.POST)
+    event = entry.event()
+    if event is not None:
+        try:
+            game.replace_event(position, event)
+        except rules.RuleError as error:
+            if error.event == position:
+                entry.add_error(error)
+            else:
+                entry.errors["form"] = f"Not saved: that would make {_named(error)} impossible."
+        else:
+            return _done(request, game)
+    return _edit_page(request, game, position, entry, status=422)
+
+
+def _named(error):
+    label = error.label or "a later event"
+    return f"{label} ({error.for_player})"
+
+
+def _edit_page(request, game, position, entry, status=200):
+    context = {
+        "game": game,
+        "entry": entry,
+        "position": position,
+        "number": sum(1 for e in game.events.all()[: position + 1] if e.type == "deal"),
+    }
+    template = "tracker/edit_deal.html#edit-form" if request.htmx else "tracker/edit_deal.html"
+    return render(request, template, context, status=status)
+
+
+@require_POST
+def delete_event(request, token, position):
+    game = _get_game_or_404(token, can_edit=True)
+    if not game.events.filter(position=position).exists():
+        raise Http404("No such deal.")
+    try:
+        game.delete_event(position)
+    except rules.RuleError as error:
+        message = f"Not deleted: that would make {_named(error)} impossible."
+        if request.htmx:
+            state = game.state()
+            return _show_game(request, game, state, True, status=422, notice=message)
+        messages.error(request, message)
+    return _done(request, game)
+
+
+@require_POST
+def rejoin(request, token):
+    game = _get_game_or_404(token, can_edit=True)
+    name = request.POST.get("player", "")[:100]
+    try:
+        game.add_event({"type": "rejoin", "player": name}, made_against=_made_against(request))
+    except (rules.RuleError, StaleHistory) as error:
+        return _refused(request, game, error)
+    return _done(request, game)
+
+
+@require_POST
+def end_session(request, token):
+    game = _get_game_or_404(token, can_edit=True)
+    try:
+        game.add_event({"type": "end"}, made_against=_made_against(request))
+    except (rules.RuleError, StaleHistory) as error:
+        return _refused(request, game, error)
+    return _done(request, game)
+
+
+def _refused(request, game, error):
+    if isinstance(error, StaleHistory):
+        message = "Someone else just changed the game. Here is the new score."
+    else:
+        message = error.for_player[0].upper() + error.for_player[1:]
+    if request.htmx:
+        return _show_game(request, game, game.state(), True, status=422, notice=message)
+    messages.error(request, message)
+    return redirect(game)
+
+
+SPLIT_METHODS = [
+    ("drops", "By drops left"),
+    ("equal", "Equally"),
+    ("custom", "Typed amounts"),
+]
+
+
+@require_http_methods(["GET", "POST"])
+def split(request, token):
+    game = _get_game_or_404(token, can_edit=True)
+    state = game.state()
+    if not state.can_split:
+        if request.method == "POST":
+            return _refused(
+                request, game, rules.RuleError("a split needs two or three players still in")
+            )
+        raise Http404("This game cannot be split now.")
+    data = request.POST if request.method == "POST" else request.GET
+    method = data.get("method", "drops")
+    method = method if method in rules.SPLIT_METHODS else "drops"
+    typed = split_shares_typed(state, data) if method == "custom" else None
+    error = None
+    shares = None
+    try:
+        shares = state.split_shares(method, typed)
+    except rules.RuleError as refused:
+        if request.method == "POST" or any(typed.values() if typed else []):
+            error = refused
+    if request.method == "POST" and "confirm" in request.POST and error is None:
+        event = {"type": "split", "method": method}
+        if method == "custom":
+            event["shares"] = typed
+        try:
+            game.add_event(event, made_against=_made_against(request))
+        except (rules.RuleError, StaleHistory) as refused:
+            return _refused(request, game, refused)
+        return _done(request, game)
+    context = {
+        "game": game,
+        "state": state,
+        "method": method,
+        "methods": SPLIT_METHODS,
+        "shares": shares,
+        "typed": typed or {},
+        "error": error,
+        "version": len(state.rows),
+    }
+    template = "tracker/split.html#split-panel" if request.htmx else "tracker/split.html"
+    return render(request, template, context, status=422 if error else 200)
+
+
+def not_found(request, exception=None):
+    return render(request, "404.html", status=404)

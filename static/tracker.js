@@ -1,0 +1,24 @@
+// Small touches on top of forms that work without JavaScript.
+// Typing points picks "points" for that player; tapping a drop clears the box.
+document.addEventListener("input", (event) => {
+  const box = event.target.closest(".result .points input");
+  if (!box) return;
+  const points = box.closest(".result").querySelector("input[type=radio][value=points]");
+  if (points) points.checked = true;
+});
+document.addEventListener("change", (event) => {
+  const word = event.target.closest(".result .word input[type=radio]");
+  if (!word || word.value === "points") return;
+  const box = word.closest(".result").querySelector(".points input");
+  if (box) box.value = "";
+});
+// Tapping the winner moves the thumb to the first player still to score.
+document.addEventListener("change", (event) => {
+  if (event.target.name !== "winner") return;
+  const rows = event.target.closest(".deal-rows").querySelectorAll(".deal-row");
+  for (const row of rows) {
+    if (row.contains(event.target)) continue;
+    const box = row.querySelector(".points input");
+    if (box && !box.value) { box.focus({ preventScroll: false }); break; }
+  }
+});
