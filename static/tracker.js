@@ -22,3 +22,16 @@ document.addEventListener("change", (event) => {
     if (box && !box.value) { box.focus({ preventScroll: false }); break; }
   }
 });
+// Copy a share link.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-copy]");
+  if (!button) return;
+  const field = document.getElementById(button.dataset.copy);
+  if (!field) return;
+  const done = () => { button.textContent = "Copied"; setTimeout(() => { button.textContent = "Copy"; }, 2000); };
+  if (navigator.clipboard) {
+    navigator.clipboard.writeText(field.value).then(done, () => { field.select(); });
+  } else {
+    field.select();
+  }
+});

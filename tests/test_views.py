@@ -373,3 +373,19 @@ def test_your_games_lists_opened_games_newest_first(client):
     page = text(client.get("/?show=finished", **HTMX))
     assert first.name in page and second.name not in page
     assert "<html" not in page
+
+
+def test_share_panel_has_both_links_and_qr_codes(client):
+    game = new_game(client)
+    page = text(client.get(game.get_absolute_url()))
+    assert f"http://testserver/g/{game.edit_token}/" in page
+    assert f"http://testserver/w/{game.view_token}/" in page
+    response = client.get(f"/g/{game.edit_token}/qr/view.svg")
+    assert response["Content-Type"] == "image/svg+xml"
+    assert response.content.startswith(b"<svg")
+    assert b"style=" not in response.content
+    # The view link shows only itself: the edit link never appears there.
+    page = text(client.get(game.get_view_url()))
+    assert game.edit_token not in page
+    assert client.get(f"/w/{game.view_token}/qr.svg").status_code == 200
+    assert client.get(f"/g/{game.view_token}/qr/edit.svg").status_code == 404

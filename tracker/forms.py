@@ -7,7 +7,6 @@ they name, so the pages and the import command refuse with the same words.
 
 from decimal import Decimal, InvalidOperation
 
-
 from . import rules
 
 # One tap picks the format: (key, label, format, fixed rules).

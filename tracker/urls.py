@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import path, re_path
 
 from . import views
 
@@ -14,8 +14,11 @@ urlpatterns = [
     path("g/<str:token>/split/", views.split, name="split"),
     path("g/<str:token>/end/", views.end_session, name="end_session"),
     path("g/<str:token>/live/", views.live, name="live"),
+    re_path(r"^g/(?P<token>[^/]+)/qr/(?P<kind>edit|view)\.svg$", views.qr_code, name="qr"),
     path("w/<str:token>/", views.watch, name="watch"),
     path("w/<str:token>/live/", views.watch_live, name="watch_live"),
+    path("w/<str:token>/qr.svg", views.watch_qr_code, name="watch_qr"),
+    path("favicon.ico", views.favicon),
     path("admin/", admin.site.urls),
 ]
 

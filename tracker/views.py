@@ -9,10 +9,11 @@ from decimal import Decimal
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import rules, scoreboard
+from . import rules, scoreboard, share
 from .forms import FORMAT_CHOICES, DealEntry, NewGame, split_shares_typed
 from .models import Game, StaleHistory
 
@@ -142,6 +143,29 @@ def watch(request, token):
     game = _get_game_or_404(token, can_edit=False)
     _remember(request, game, can_edit=False)
     return _show_game(request, game, game.state(), can_edit=False)
+
+
+@require_GET
+def qr_code(request, token, kind):
+    """The QR code of a game link, as SVG. The edit link's code needs the edit link."""
+    game = _get_game_or_404(token, can_edit=True)
+    url = request.build_absolute_uri(
+        game.get_absolute_url() if kind == "edit" else game.get_view_url()
+    )
+    return _svg(share.qr_svg(url, title=f"QR code of the {kind} link"))
+
+
+@require_GET
+def watch_qr_code(request, token):
+    game = _get_game_or_404(token, can_edit=False)
+    url = request.build_absolute_uri(game.get_view_url())
+    return _svg(share.qr_svg(url, title="QR code of the view link"))
+
+
+def _svg(svg):
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=86400"
+    return response
 
 
 @require_GET
@@ -348,6 +372,11 @@ def split(request, token):
     }
     template = "tracker/split.html#split-panel" if request.htmx else "tracker/split.html"
     return render(request, template, context, status=422 if error else 200)
+
+
+@require_GET
+def favicon(request):
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 def not_found(request, exception=None):
