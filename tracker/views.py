@@ -10,10 +10,11 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import rules, scoreboard, share
+from . import document, rules, scoreboard, share
 from .forms import FORMAT_CHOICES, DealEntry, NewGame, split_shares_typed
 from .models import Game, StaleHistory
 
@@ -372,6 +373,46 @@ def split(request, token):
     }
     template = "tracker/split.html#split-panel" if request.htmx else "tracker/split.html"
     return render(request, template, context, status=422 if error else 200)
+
+
+def _download(game, body, content_type, extension):
+    response = HttpResponse(body, content_type=content_type)
+    filename = slugify(game.name) or "game"
+    response["Content-Disposition"] = f'attachment; filename="{filename}.{extension}"'
+    return response
+
+
+@require_GET
+def download_json(request, token, can_edit):
+    game = _get_game_or_404(token, can_edit=can_edit)
+    return _download(game, document.dumps(game.as_document()), "application/json", "json")
+
+
+MAX_UPLOAD = 2_000_000  # bytes: a thousand-deal game is well under 1 MB
+
+
+@require_http_methods(["GET", "POST"])
+def import_game(request):
+    if request.method == "GET":
+        return render(request, "tracker/import.html")
+    upload = request.FILES.get("file")
+    error = None
+    if upload is None:
+        error = "Choose a game file (.json) to import."
+    elif upload.size > MAX_UPLOAD:
+        error = "That file is too big to be a game."
+    else:
+        try:
+            text = upload.read().decode("utf-8-sig")
+            game = Game.import_document(document.loads(text))
+        except UnicodeDecodeError:
+            error = "That file is not a text file."
+        except rules.RuleError as refused:
+            error = f"Not imported: {refused}"
+    if error:
+        return render(request, "tracker/import.html", {"error": error}, status=422)
+    _remember(request, game, can_edit=True)
+    return redirect(game)
 
 
 @require_GET

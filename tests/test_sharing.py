@@ -1,0 +1,169 @@
+"""Sharing: view links change nothing, the live poll, downloads and the import page."""
+
+import json
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tracker.models import Event, Game
+
+from .conftest import example_paths, input_part, load_example
+from .test_views import HTMX, deal_data, new_game, post_deal, text
+
+pytestmark = pytest.mark.django_db
+
+
+def game_patterns():
+    """Every URL pattern of the app that takes a game token."""
+    found = []
+
+    def walk(patterns, prefix=""):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                continue  # the admin
+            if isinstance(pattern, URLPattern) and "token" in pattern.pattern.regex.groupindex:
+                found.append(pattern)
+
+    walk(get_resolver().url_patterns)
+    return found
+
+
+def url_for(pattern, token):
+    regex = pattern.pattern.regex.pattern
+    path = regex.lstrip("^").rstrip("$").replace("\\Z", "")
+    path = re.sub(r"\(\?P<token>[^)]*\)", token, path)
+    path = re.sub(r"\(\?P<kind>[^)]*\)", "edit", path)
+    path = re.sub(r"\(\?P<position>[^)]*\)", "0", path)
+    return "/" + path.replace("\\", "")
+
+
+def test_a_view_token_cannot_change_anything_through_any_endpoint():
+    client = Client()
+    game = new_game(client)
+    post_deal(client, game, "Asha", Ravi=10, Meena=10, Kiran=10)
+    before = game.as_document()
+    patterns = game_patterns()
+    assert len(patterns) >= 10
+    posted = 0
+    for pattern in patterns:
+        url = url_for(pattern, game.view_token)
+        for headers in ({}, HTMX):
+            data = {
+                **deal_data(game, "Asha", Ravi=5, Meena=5, Kiran=5),
+                "player": "Ravi",
+                "method": "equal",
+                "confirm": "1",
+            }
+            response = client.post(url, data, **headers)
+            posted += 1
+            assert response.status_code in (403, 404, 405), (url, response.status_code)
+    assert posted >= 20
+    game.refresh_from_db()
+    assert game.as_document() == before
+    assert Event.objects.count() == 1
+
+
+def test_the_watch_page_has_no_write_form():
+    client = Client()
+    game = new_game(client)
+    page = text(client.get(game.get_view_url()))
+    assert "<form" not in page
+    assert 'method="post"' not in page
+    assert game.edit_token not in page
+
+
+def test_posts_need_a_csrf_token():
+    client = Client(enforce_csrf_checks=True)
+    game = Game.create("pool", {}, ["A", "B"])
+    response = client.post(f"/g/{game.edit_token}/deal/", deal_data(game, "A", B=10))
+    assert response.status_code == 403
+    assert game.events.count() == 0
+
+
+def test_live_poll_answers_204_until_a_deal_is_saved_elsewhere():
+    watcher, scorer = Client(), Client()
+    game = new_game(scorer)
+    page = text(watcher.get(game.get_view_url()))
+    poll = re.search(r'hx-get="(/w/[^"]+/live/\?v=\d+)"', page).group(1)
+    response = watcher.get(poll, **HTMX)
+    assert response.status_code == 204
+    assert response.content == b""
+    # Another phone scores a deal.
+    post_deal(scorer, game, "Asha", Ravi=34, Meena=2, Kiran=2)
+    response = watcher.get(poll, **HTMX)
+    assert response.status_code == 200
+    fresh = text(response)
+    assert "<html" not in fresh
+    assert re.search(r"Ravi.*?<td class=\"num\">34</td>", fresh)
+    assert 'hx-swap-oob="true"' in fresh  # the history comes along
+    new_poll = re.search(r'hx-get="(/w/[^"]+/live/\?v=\d+)"', fresh).group(1)
+    assert new_poll != poll
+    assert watcher.get(new_poll, **HTMX).status_code == 204
+    # The scorer's own poll sees the same.
+    assert scorer.get(f"/g/{game.edit_token}/live/?v=0", **HTMX).status_code == 200
+
+
+def test_polling_stops_when_the_game_is_over():
+    client = Client()
+    game = new_game(client, players=("A", "B"))
+    post_deal(client, game, "A", B=80)
+    assert "every 2s" in text(client.get(game.get_view_url()))
+    post_deal(client, game, "A", B=80)
+    page = text(client.get(game.get_view_url()))
+    assert "A wins!" in page
+    assert "every 2s" not in page
+
+
+@pytest.mark.parametrize("path", example_paths(), ids=lambda p: p.stem)
+def test_json_download_round_trips_through_the_import_page(path):
+    client = Client()
+    doc = load_example(path)
+    upload = SimpleUploadedFile("game.json", json.dumps(input_part(doc)).encode())
+    response = client.post("/import/", {"file": upload})
+    assert response.status_code == 302
+    game = Game.objects.get(edit_token=response["Location"].split("/")[2])
+    download = client.get(f"/w/{game.view_token}/game.json")
+    assert download["Content-Type"] == "application/json"
+    assert "attachment" in download["Content-Disposition"]
+    exported = json.loads(download.content)
+    want = load_example(path)
+    if "settlement" in want["state"]:
+        assert len(exported["state"].pop("settlement")) == len(want["state"].pop("settlement"))
+    assert exported == want
+    # And again: the download imports to the same document.
+    upload = SimpleUploadedFile("again.json", download.content)
+    again = client.post("/import/", {"file": upload})
+    second = Game.objects.get(edit_token=again["Location"].split("/")[2])
+    assert second.as_document() == game.as_document()
+    assert second.edit_token != game.edit_token
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"{nope", "Not imported: document: not a JSON document"),
+        (b"\xff\xfe\x00", "not a text file"),
+        (
+            json.dumps(
+                {
+                    "schema": "rummy-tracker.game/1",
+                    "format": "pool",
+                    "players": ["A", "B"],
+                    "history": [{"type": "deal", "winner": "A", "results": {"B": 1}}],
+                }
+            ).encode(),
+            "history[0] (deal 1): results.B: B: points must be 0 or between 2 and 80",
+        ),
+    ],
+)
+def test_import_page_refuses_a_bad_file_and_creates_nothing(content, words):
+    client = Client()
+    response = client.post("/import/", {"file": SimpleUploadedFile("bad.json", content)})
+    assert response.status_code == 422
+    assert words in text(response)
+    assert Game.objects.count() == 0
+    response = client.post("/import/", {})
+    assert "Choose a game file" in text(response)
