@@ -144,3 +144,11 @@ def test_tokens_are_long_and_distinct():
     game = Game.create("points", {}, ["A", "B"])
     assert len(game.edit_token) >= 32 and len(game.view_token) >= 32
     assert game.edit_token != game.view_token
+
+
+def test_tokens_never_start_with_a_dash(monkeypatch):
+    from tracker import models
+
+    made = iter(["-starts-with-a-dash-xxxxxxxxxxxxxxx", "fine-token-xxxxxxxxxxxxxxxxxxxxxxxx"])
+    monkeypatch.setattr(models.secrets, "token_urlsafe", lambda n: next(made))
+    assert models.new_token() == "fine-token-xxxxxxxxxxxxxxxxxxxxxxxx"

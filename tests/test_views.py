@@ -389,3 +389,26 @@ def test_share_panel_has_both_links_and_qr_codes(client):
     assert game.edit_token not in page
     assert client.get(f"/w/{game.view_token}/qr.svg").status_code == 200
     assert client.get(f"/g/{game.view_token}/qr/edit.svg").status_code == 404
+
+
+def test_new_games_per_address_are_limited(client, settings):
+    settings.GAMES_PER_HOUR = 2
+    new_game(client, players=("A", "B"))
+    new_game(client, players=("A", "B"))
+    data = {"format": "points", "rules_for": "points", "player": ["A", "B"], "dealer": "0"}
+    response = client.post("/new/", data)
+    assert response.status_code == 429
+    assert "Too many new games from this address" in text(response)
+    assert Game.objects.count() == 2
+    # Another address may still start one.
+    other = client.post("/new/", data, REMOTE_ADDR="10.0.0.9")
+    assert other.status_code == 302
+
+
+def test_links_are_looked_up_by_key_and_compared_whole(client):
+    game = new_game(client, players=("A", "B"))
+    assert Game.by_link(game.edit_token, can_edit=True) == game
+    assert Game.by_link(game.view_token, can_edit=True) is None
+    assert Game.by_link(game.edit_token[:-1], can_edit=True) is None
+    assert Game.by_link(game.edit_token + "x", can_edit=True) is None
+    assert str(game.pk) not in game.get_absolute_url().split("/")

@@ -4,6 +4,8 @@ No running total is stored: every figure comes from replaying the events
 through the rules engine (`Game.state()`).
 """
 
+import hashlib
+import hmac
 import secrets
 
 from django.db import models, transaction
@@ -13,8 +15,18 @@ from . import document, rules
 
 
 def new_token():
-    # 24 random bytes: 192 bits, well past guessing.
-    return secrets.token_urlsafe(24)
+    # 24 random bytes: 192 bits, well past guessing. Never starting with "-", so
+    # a token passed on a command line is not taken for an option.
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
+
+
+def token_key(token):
+    """What a link is looked up by: its SHA-256, so the database's lookup time
+    says nothing about the token itself; the token is then compared in constant time."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Game(models.Model):
@@ -26,6 +38,11 @@ class Game(models.Model):
     first_dealer = models.PositiveSmallIntegerField(help_text="Seat of the first dealer, from 1.")
     edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    edit_key = models.CharField(max_length=64, unique=True, editable=False)
+    view_key = models.CharField(max_length=64, unique=True, editable=False)
+    created_from = models.CharField(
+        max_length=64, blank=True, editable=False, help_text="Keyed hash of the creator's address."
+    )
     # Bumped by every change to the history, so a watcher can tell "nothing new"
     # without replaying; it is a version number, not a score.
     revision = models.PositiveIntegerField(default=0)
@@ -34,15 +51,32 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["created_from", "created_at"], name="game_creations")]
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.edit_key = token_key(self.edit_token)
+        self.view_key = token_key(self.view_token)
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse("game", args=[self.edit_token])
 
     def get_view_url(self):
         return reverse("watch", args=[self.view_token])
+
+    @classmethod
+    def by_link(cls, token, can_edit):
+        """The game whose edit (or view) link carries `token`, or None."""
+        if not isinstance(token, str) or not 16 <= len(token) <= 64:
+            return None
+        field = "edit" if can_edit else "view"
+        game = cls.objects.filter(**{f"{field}_key": token_key(token)}).first()
+        if game is None or not hmac.compare_digest(getattr(game, f"{field}_token"), token):
+            return None
+        return game
 
     # -- reading
 
@@ -79,7 +113,9 @@ class Game(models.Model):
 
     @classmethod
     @transaction.atomic
-    def create(cls, fmt, table_rules, players, first_dealer=None, name=None, history=()):
+    def create(
+        cls, fmt, table_rules, players, first_dealer=None, name=None, history=(), created_from=""
+    ):
         """Make a game after the engine has accepted all of it; raises RuleError."""
         game_doc, state = document.read(
             {
@@ -92,19 +128,20 @@ class Game(models.Model):
                 "history": list(history),
             }
         )
-        return cls._store(game_doc, state)
+        return cls._store(game_doc, state, created_from)
 
     @classmethod
     @transaction.atomic
-    def import_document(cls, doc):
+    def import_document(cls, doc, created_from=""):
         """Create a game from a game document; nothing is created if it is refused."""
         game_doc, state = document.read(doc)
-        return cls._store(game_doc, state)
+        return cls._store(game_doc, state, created_from)
 
     @classmethod
-    def _store(cls, game_doc, state):
+    def _store(cls, game_doc, state, created_from=""):
         names = game_doc["players"]
         game = cls.objects.create(
+            created_from=created_from,
             name=game_doc["name"],
             format=game_doc["format"],
             rules=game_doc["rules"],

@@ -4,12 +4,16 @@ Every form posts and redirects back (Post/Redirect/Get) without JavaScript;
 an htmx request gets the re-rendered part of the same template instead.
 """
 
+import hmac
+from datetime import timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -23,11 +27,32 @@ YOUR_GAMES_KEPT = 30
 
 
 def _get_game_or_404(token, can_edit):
-    field = "edit_token" if can_edit else "view_token"
-    try:
-        return Game.objects.get(**{field: token})
-    except Game.DoesNotExist:
-        raise Http404("No game has that link.") from None
+    game = Game.by_link(token, can_edit)
+    if game is None:
+        raise Http404("No game has that link.")
+    return game
+
+
+def _client_key(request):
+    """A keyed hash of the client's address: enough to count, nothing to leak."""
+    address = request.META.get("REMOTE_ADDR", "")
+    if settings.BEHIND_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        address = forwarded.split(",")[0].strip() or address
+    return hmac.new(settings.SECRET_KEY.encode(), address.encode(), "sha256").hexdigest()
+
+
+def _too_many_games(request):
+    """New games per address per hour are limited, so a script cannot fill the database.
+
+    Counted in the database, so it holds across workers and servers without Redis.
+    """
+    since = timezone.now() - timedelta(hours=1)
+    made = Game.objects.filter(created_from=_client_key(request), created_at__gte=since)
+    return made.count() >= settings.GAMES_PER_HOUR
+
+
+TOO_MANY = "Too many new games from this address in the last hour. Try again later."
 
 
 def _remember(request, game, can_edit):
@@ -86,15 +111,21 @@ def new_game(request):
     fmt, table_rules = form.table_rules()
     names, dealer = form.seats()
     game = None
+    status = 422
+    if not form.errors and _too_many_games(request):
+        form.errors["form"] = TOO_MANY
+        status = 429
     if not form.errors:
         try:
-            game = Game.create(fmt, table_rules, names, dealer, name=form.name)
+            game = Game.create(
+                fmt, table_rules, names, dealer, name=form.name, created_from=_client_key(request)
+            )
         except rules.RuleError as error:
             form.add_error(error)
     if game is None:
         template = "tracker/new_game.html#form" if request.htmx else "tracker/new_game.html"
         context = {"form": form, "formats": FORMAT_CHOICES}
-        return render(request, template, context, status=422)
+        return render(request, template, context, status=status)
     _remember(request, game, can_edit=True)
     if request.htmx:
         return HttpResponseClientRedirect(game.get_absolute_url())
@@ -397,6 +428,8 @@ def import_game(request):
         return render(request, "tracker/import.html")
     upload = request.FILES.get("file")
     error = None
+    if _too_many_games(request):
+        return render(request, "tracker/import.html", {"error": TOO_MANY}, status=429)
     if upload is None:
         error = "Choose a game file (.json) to import."
     elif upload.size > MAX_UPLOAD:
@@ -404,7 +437,7 @@ def import_game(request):
     else:
         try:
             text = upload.read().decode("utf-8-sig")
-            game = Game.import_document(document.loads(text))
+            game = Game.import_document(document.loads(text), created_from=_client_key(request))
         except UnicodeDecodeError:
             error = "That file is not a text file."
         except rules.RuleError as refused:
