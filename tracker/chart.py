@@ -1,0 +1,365 @@
+"""The running-totals chart: one SVG line per player over the deals.
+
+Pure Python like the rules engine: it reads a `rules.GameState` and returns
+SVG text, served as `image/svg+xml` and also inlined in the game page.
+
+The site's Content-Security-Policy is `style-src 'self'`, so the SVG has no
+`style` attribute and no `<style>` element: every look is a presentation
+attribute (`stroke`, `fill`, `stroke-dasharray`, `font-size`, ...).
+
+Structure (all coordinates in a `viewBox` 360 wide, `width="100%"`, so it
+scales to a 360 px phone and up; the height grows with the legend):
+
+- `<title>` and `<desc>` first: the chart's name and the figures after the
+  last deal, for screen readers.
+- `g class="grid"`: one `line class="tick-y" data-value="N"` per y tick
+  (light grid line) with its label, and `line class="zero"` when the range
+  crosses 0 (points balances).
+- `g class="axes"`: the two axis lines, `text class="tick-x"` deal numbers
+  along the bottom (`data-value` the deal number), the axis names.
+- pool only: `line class="limit" data-value="LIMIT"`, dashed, at the pool
+  limit, with a label.
+- one `polyline class="line" data-player="NAME"` per player, in seat order,
+  with a `<title>` holding the name; see `running_totals_svg` for its points.
+- `path class="out" data-player="NAME"`: a cross where a deal put a player
+  out of a pool game; `circle class="rejoin" data-player="NAME"`: a ring at
+  the total a rejoiner starts at, drawn at the deal after which they
+  rejoined. Each has a `<title>` saying what happened.
+- `g class="legend"`: per player a `g class="key" data-player="NAME"` with a
+  sample of the line and the name in the player's colour.
+- with no deal yet: `text class="note"` in the plot and no lines.
+
+The palette has 10 colours chosen to stay apart under the common colour
+vision deficiencies (checked by simulation) with a contrast of at least
+4.5:1 on white, so the names in the legend read as text; each player also
+has their own dash pattern, so no line depends on colour alone.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from xml.sax.saxutils import escape
+
+from .rules import out_total
+
+# Seat order: blue, vermillion, bluish green, near black, reddish purple,
+# violet, brown, indigo, crimson, olive.
+COLOURS = (
+    "#0072B2", "#C24E00", "#00795B", "#222222", "#A8447F",
+    "#8A2BE2", "#612800", "#32289F", "#D4004F", "#5A7A00",
+)  # fmt: skip
+DASHES = (
+    None, "7 3", "2 3", "9 3 2 3", "4 4",
+    "12 4", "2 2 6 2", "7 2 2 2 2 2", "1 4", "10 3 3 3 3 3",
+)  # fmt: skip
+
+WIDTH = 360
+PLOT_HEIGHT = 150
+RIGHT = WIDTH - 12
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+# Generous average advances of a letter, to fit text without measuring it.
+CHAR_WIDTH = 6.4  # font-size 11
+LEGEND_CHAR = 7.0  # font-size 12
+TITLE_CHAR = 8.0  # font-size 13, bold
+LEGEND_ROW = 17
+INK = "#222222"
+MUTED = "#555555"
+GRID = "#DDDDDD"
+
+FIGURE_NAMES = {"pool": "Total", "deals": "Chips", "points": "Balance"}
+DEFAULT_TITLES = {
+    "pool": "Running totals",
+    "deals": "Chips after each deal",
+    "points": "Balances after each deal",
+}
+
+# Characters XML 1.0 does not allow, and lone surrogates that UTF-8 cannot encode.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _text(value):
+    """Text content, escaped for XML."""
+    return escape(_NOT_XML.sub("\ufffd", str(value)))
+
+
+def _attr(value):
+    """An attribute value, escaped for XML (to go between double quotes)."""
+    return escape(_NOT_XML.sub("\ufffd", str(value)), {'"': "&quot;"})
+
+
+def _num(value):
+    """A coordinate: at most one decimal, no trailing `.0`."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _short(name, width, char_width=LEGEND_CHAR):
+    """The text, cut with an ellipsis to fit `width` px."""
+    most = max(3, int(width // char_width))
+    return name if len(name) <= most else name[: most - 1] + "\u2026"
+
+
+def _nice_ticks(low, high, most=6):
+    """Whole-number ticks covering [low, high]: steps of 1, 2, 2.5 or 5 x 10^k."""
+    span = high - low
+    power = 10 ** max(0, math.floor(math.log10(span)) - 1)
+    while True:
+        for mantissa in (1, 2, 2.5, 5):
+            step = mantissa * power
+            if step != int(step):
+                continue
+            step = int(step)
+            first = math.floor(low / step)
+            last = math.ceil(high / step)
+            if last - first <= most:
+                return [k * step for k in range(first, last + 1)]
+        power *= 10
+
+
+def _deal_ticks(deals, most=7):
+    """Deal numbers to label: 0 to `deals` in a round step, at most `most` + 1 of them."""
+    if deals <= 0:
+        return [0]
+    power = 1
+    while True:
+        for mantissa in (1, 2, 5):
+            step = mantissa * power
+            if deals // step <= most:
+                return list(range(0, deals + 1, step))
+        power *= 10
+
+
+def _series(state):
+    """Per player the figure at the start and after each deal, and the markers.
+
+    Returns (points, outs, rejoins, deals): `points` maps each name to a list
+    of deals + 1 figures; `outs` and `rejoins` are lists of (name, deal, figure).
+    """
+    names = [p.name for p in state.players]
+    start = state.rules.get("starting_chips", 0) if state.format == "deals" else 0
+    points = {name: [start] for name in names}
+    outs, rejoins = [], []
+    deals = 0
+    for row in state.rows:
+        if row.type == "deal":
+            deals += 1
+            totals = row.totals
+            for name in names:
+                points[name].append(totals[name])
+            for name in row.went_out:
+                outs.append((name, deals, totals[name]))
+        elif row.type == "rejoin":
+            rejoins.append((row.player, deals, row.start_total))
+    return points, outs, rejoins, deals
+
+
+def running_totals_svg(state, *, title=None):
+    """The running figure per player over the deals, as SVG text.
+
+    The figure is the one `row.totals` holds: the pool total, the chips in
+    deals, the balance in points. With D deals played, each player's
+    `polyline class="line"` has exactly D + 1 points: the start (deal 0: 0 in
+    pool and points, the starting chips in deals) and the figure after each
+    deal row, in order. Rejoins, splits and an end add no point (a rejoin's
+    new total shows in the next deal's point and as a `class="rejoin"` ring).
+    With no deal played there are no lines: the axes, a note and the legend.
+
+    The y range always includes 0, every figure drawn, and in pool the pool
+    limit (drawn as a dashed `class="limit"` line).
+    """
+    fmt = state.format
+    players = state.players
+    points, outs, rejoins, deals = _series(state)
+    limit = state.rules["pool_limit"] if fmt == "pool" else None
+
+    values = [v for series in points.values() for v in series]
+    low = min([0, *values])
+    high = max([0, *values, *(v for _, _, v in rejoins)])
+    if limit is not None:
+        high = max(high, limit)
+    if high == low:  # nothing but zeros yet: a small range above (and in points below) 0
+        high += 10
+        low -= 10 if fmt == "points" else 0
+    ticks = _nice_ticks(low, high)
+    y_low, y_high = ticks[0], ticks[-1]
+
+    heading = 20 if title else 0
+    top = heading + 22
+    bottom = top + PLOT_HEIGHT
+    label_width = max(len(str(t)) for t in ticks) * CHAR_WIDTH
+    left = round(max(30.0, 10 + label_width))
+    plot_width = RIGHT - left
+    x_span = max(deals, 1)
+    x_scale = plot_width / x_span
+    y_scale = PLOT_HEIGHT / (y_high - y_low)
+
+    def x_of(deal):
+        return left + deal * x_scale
+
+    def y_of(value):
+        return bottom - (value - y_low) * y_scale
+
+    # The legend: as many columns as the longest name allows (3, 2 or 1).
+    longest = max(len(p.name) for p in players)
+    columns = 1
+    for count in (3, 2):
+        if 26 + longest * LEGEND_CHAR <= (WIDTH - 16) / count:
+            columns = count
+            break
+    column_width = (WIDTH - 16) / columns
+    legend_top = bottom + 50
+    rows = math.ceil(len(players) / columns)
+    height = round(legend_top + rows * LEGEND_ROW + 2)
+
+    title_text = title or DEFAULT_TITLES[fmt]
+    figure = FIGURE_NAMES[fmt]
+    if deals:
+        last = ", ".join(f"{name} {series[-1]}" for name, series in points.items())
+        summary = f"{figure} per player over {deals} deal{'s' if deals != 1 else ''}. "
+        summary += f"After deal {deals}: {last}."
+    else:
+        summary = "No deals yet."
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {height}" '
+        f'width="100%" font-family="{_attr(FONT)}" font-size="11" fill="{INK}">',
+        f"<title>{_text(title_text)}</title>",
+        f"<desc>{_text(summary)}</desc>",
+        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#FFFFFF"/>',
+    ]
+    if title:
+        out.append(
+            f'<text class="heading" x="8" y="16" font-size="13" font-weight="bold">'
+            f"{_text(_short(title, WIDTH - 16, TITLE_CHAR))}</text>"
+        )
+
+    # Grid and y ticks.
+    out.append('<g class="grid">')
+    for tick in ticks:
+        y = _num(y_of(tick))
+        out.append(
+            f'<line class="tick-y" data-value="{tick}" x1="{left}" y1="{y}" x2="{RIGHT}" '
+            f'y2="{y}" stroke="{GRID}" stroke-width="1"/>'
+        )
+        out.append(
+            f'<text x="{left - 5}" y="{_num(y_of(tick) + 4)}" text-anchor="end" '
+            f'fill="{MUTED}">{tick}</text>'
+        )
+    if y_low < 0 < y_high:
+        y = _num(y_of(0))
+        out.append(
+            f'<line class="zero" x1="{left}" y1="{y}" x2="{RIGHT}" y2="{y}" '
+            f'stroke="{MUTED}" stroke-width="1"/>'
+        )
+    out.append("</g>")
+
+    # Axes, deal numbers, axis names.
+    out.append('<g class="axes">')
+    out.append(
+        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="{MUTED}" '
+        f'stroke-width="1"/>'
+    )
+    out.append(
+        f'<line x1="{left}" y1="{bottom}" x2="{RIGHT}" y2="{bottom}" stroke="{MUTED}" '
+        f'stroke-width="1"/>'
+    )
+    for deal in _deal_ticks(deals):
+        x = _num(x_of(deal))
+        out.append(
+            f'<line x1="{x}" y1="{bottom}" x2="{x}" y2="{bottom + 4}" stroke="{MUTED}" '
+            f'stroke-width="1"/>'
+        )
+        # A label that would run off the right edge ends at the edge instead.
+        anchor = "middle"
+        if x_of(deal) + len(str(deal)) * CHAR_WIDTH / 2 > WIDTH - 2:
+            x, anchor = _num(WIDTH - 2), "end"
+        out.append(
+            f'<text class="tick-x" data-value="{deal}" x="{x}" y="{bottom + 16}" '
+            f'text-anchor="{anchor}" fill="{MUTED}">{deal}</text>'
+        )
+    out.append(
+        f'<text x="{_num(left + plot_width / 2)}" y="{bottom + 30}" text-anchor="middle" '
+        f'fill="{MUTED}">Deal</text>'
+    )
+    out.append(f'<text x="8" y="{top - 8}" fill="{MUTED}">{figure}</text>')
+    out.append("</g>")
+
+    if limit is not None:
+        y = _num(y_of(limit))
+        out.append(
+            f'<line class="limit" data-value="{limit}" x1="{left}" y1="{y}" x2="{RIGHT}" '
+            f'y2="{y}" stroke="{INK}" stroke-width="1.5" stroke-dasharray="6 4">'
+            f"<title>Pool limit {limit}: out at {out_total(state.rules)}</title></line>"
+        )
+        out.append(
+            f'<text x="{left + 4}" y="{_num(y_of(limit) - 4)}" fill="{INK}">limit {limit}</text>'
+        )
+
+    if not deals:
+        out.append(
+            f'<text class="note" x="{_num(left + plot_width / 2)}" '
+            f'y="{_num(top + PLOT_HEIGHT / 2)}" text-anchor="middle" font-size="12" '
+            f'fill="{MUTED}">No deals yet</text>'
+        )
+
+    seat = {p.name: i for i, p in enumerate(players)}
+
+    def look(name):
+        i = seat[name] % len(COLOURS)
+        dash = DASHES[i]
+        return COLOURS[i], (f' stroke-dasharray="{dash}"' if dash else "")
+
+    if deals:
+        xs = [_num(x_of(d)) for d in range(deals + 1)]
+        out.append('<g class="lines" fill="none" stroke-width="2" stroke-linejoin="round">')
+        for name, series in points.items():
+            colour, dash = look(name)
+            coords = " ".join(f"{x},{_num(y_of(v))}" for x, v in zip(xs, series, strict=True))
+            out.append(
+                f'<polyline class="line" data-player="{_attr(name)}" points="{coords}" '
+                f'stroke="{colour}"{dash}><title>{_text(name)}</title></polyline>'
+            )
+        out.append("</g>")
+
+        out.append('<g class="markers" stroke-width="2">')
+        for name, deal, value in outs:
+            colour, _ = look(name)
+            x, y = x_of(deal), y_of(value)
+            cross = (
+                f"M{_num(x - 4)},{_num(y - 4)}L{_num(x + 4)},{_num(y + 4)}"
+                f"M{_num(x - 4)},{_num(y + 4)}L{_num(x + 4)},{_num(y - 4)}"
+            )
+            out.append(
+                f'<path class="out" data-player="{_attr(name)}" data-deal="{deal}" '
+                f'd="{cross}" stroke="{colour}" fill="none"><title>'
+                f"{_text(name)} out after deal {deal} at {value}</title></path>"
+            )
+        for name, deal, value in rejoins:
+            colour, _ = look(name)
+            out.append(
+                f'<circle class="rejoin" data-player="{_attr(name)}" data-deal="{deal}" '
+                f'cx="{_num(x_of(deal))}" cy="{_num(y_of(value))}" r="4" fill="#FFFFFF" '
+                f'stroke="{colour}"><title>{_text(name)} rejoined after deal {deal} at '
+                f"{value}</title></circle>"
+            )
+        out.append("</g>")
+
+    # The legend.
+    out.append('<g class="legend" font-size="12">')
+    for i, p in enumerate(players):
+        colour, dash = look(p.name)
+        shown = _short(p.name, column_width - 30)
+        full = f"<title>{_text(p.name)}</title>" if shown != p.name else ""
+        x = 8 + (i % columns) * column_width
+        y = legend_top + (i // columns) * LEGEND_ROW
+        out.append(
+            f'<g class="key" data-player="{_attr(p.name)}">{full}'
+            f'<line x1="{_num(x)}" y1="{y - 4}" x2="{_num(x + 20)}" y2="{y - 4}" '
+            f'stroke="{colour}" stroke-width="2"{dash}/>'
+            f'<text x="{_num(x + 25)}" y="{y}" fill="{colour}">'
+            f"{_text(shown)}</text></g>"
+        )
+    out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,521 @@
+"""A game as CSV, for spreadsheets, and back.
+
+Pure Python like the rules engine. `write_csv` turns a game document's
+input part (shared/docs/game-json.md) and its replayed state into CSV text;
+`read_csv` turns that text back into the input part, so
+`document.read(read_csv(write_csv(game, state)))` gives back `game`.
+`load_csv` does both steps of an import and says which CSV row and column
+a refused event comes from.
+
+The file (RFC 4180: commas, double quotes, CRLF line ends) has a few
+key/value rows, a blank row, then the table:
+
+    schema,rummy-tracker.game/1
+    game,Sunday pool at Nani's
+    format,pool
+    rules,"{""pool_limit"": 101, ""out_at"": ""reach"", ...}"
+    players,Asha,Ravi,Om
+    first dealer,Asha
+
+    event,deal,dealer,winner,detail,Asha result,Ravi result,Om result,Asha total,Ravi total,Om total
+    deal,1,Asha,Asha,,,34,first_drop,0,34,20
+    deal,2,Ravi,Om,out: Ravi,60,80,,60,114,20
+    rejoin,,,,Ravi,,,,60,61,20
+    split,,,,custom,50.00,60.00,90.00,60,61,20
+
+Key/value rows (the first must be `schema`; keys are read ignoring case):
+
+- `schema`: `rummy-tracker.game/1`.
+- `game`: the game's name. `format`: pool, deals or points.
+- `rules`: the table rules as one JSON object, every rule filled in.
+- `players`: the names in seat order, one a cell.
+- `first dealer`: the first deal's dealer.
+
+The table: a header row, then one row per event of the history, in order.
+Columns: `event`, `deal`, `dealer`, `winner`, `detail`, then `NAME result`
+for each player in seat order, then `NAME total` for each player.
+
+- `event` is `deal`, `rejoin`, `split` or `end`.
+- A deal row has the deal's number, its dealer, its winner, and each loser's
+  result as entered: a whole number or first_drop, middle_drop, full_count,
+  wrong_show. The winner's result cell is blank, and so is the cell of a
+  player not in that deal (out of a pool game, or not in a tie-breaker).
+  `detail` notes `tie-breaker` and who went `out:`.
+- A rejoin row has the rejoining player's name in `detail`.
+- A split row has the method (drops, equal or custom) in `detail`, blank
+  when the history gave none (the engine's default, drops), and each
+  player's share of the pot in their result column.
+- An end row (points: the family ended the session) has nothing more.
+- The total columns of every row hold the figure after that event: the
+  pool total, the chips in deals, the balance in points.
+
+What `read_csv` reads: the key/value rows, `event`, `winner` and the result
+columns of deal rows, `detail` of rejoin and split rows, and the result
+columns of a custom split (the shares, read as decimal strings as the
+document writes money: a share a document gave as a JSON number comes back
+as the same amount written as a string). The rest (deal numbers, dealers, totals, the detail
+of deal rows, the shares of a drops or equal split) is what the tracker
+worked out: `read_csv` checks the numbers are numbers but otherwise ignores
+them, and `document.read` works them out again from the history. The
+`deal`, `dealer` and total columns may be left out of a hand-made file;
+every other column must be there. Blank rows are skipped, and so are
+blank cells past the last column (spreadsheets pad rows). A leading byte
+order mark is allowed.
+
+Formula injection: a spreadsheet runs a cell starting with `=`, `+`, `-`
+or `@` as a formula. So every text cell that comes from a person (the
+game's name, player names in the players row, the headers, dealer, winner
+and detail) is written with a leading `'` when it starts with one of those
+characters, or when it starts with `'` followed by one of them or by
+another `'`; `read_csv` removes that one `'` again. Numbers are written as
+numbers: a negative balance stays `-12`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from decimal import Decimal, InvalidOperation
+
+from . import document
+from .rules import RESULT_WORDS, RuleError, money
+
+SCHEMA = document.SCHEMA
+FIXED_COLUMNS = ("event", "deal", "dealer", "winner", "detail")
+REQUIRED_FIXED = ("event", "winner", "detail")
+EVENTS = ("deal", "rejoin", "split", "end")
+SPLIT_METHODS = ("drops", "equal", "custom")
+KEYS = {
+    "schema": "schema",
+    "game": "name",
+    "format": "format",
+    "rules": "rules",
+    "players": "players",
+    "first dealer": "first_dealer",
+}
+FORMULA_START = ("=", "+", "-", "@")
+WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+# ---------------------------------------------------------------- formula guard
+
+
+def guard(text):
+    """A text cell safe from formula injection: see the module docstring."""
+    text = "" if text is None else str(text)
+    if text.startswith(FORMULA_START) or (
+        text.startswith("'") and text[1:2] in (*FORMULA_START, "'")
+    ):
+        return "'" + text
+    return text
+
+
+def unguard(cell):
+    """The text `guard` was given: one leading `'` before `=+-@'` removed."""
+    if cell.startswith("'") and cell[1:2] in (*FORMULA_START, "'"):
+        return cell[1:]
+    return cell
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _cell(value):
+    return "" if value is None else value
+
+
+def write_csv(game_doc, state):
+    """The game as CSV text (see the module docstring for the layout).
+
+    `game_doc` is the input part of the game document as `document.read`
+    returns it; `state` is the GameState replayed from it.
+    """
+    players = list(game_doc["players"])
+    history = game_doc.get("history") or []
+    buffer = io.StringIO()
+    out = csv.writer(buffer, lineterminator="\r\n")
+    out.writerow(["schema", SCHEMA])
+    out.writerow(["game", guard(game_doc.get("name") or "")])
+    out.writerow(["format", game_doc["format"]])
+    out.writerow(["rules", json.dumps(game_doc.get("rules") or {}, ensure_ascii=False)])
+    out.writerow(["players", *(guard(name) for name in players)])
+    out.writerow(["first dealer", guard(game_doc.get("first_dealer") or "")])
+    out.writerow([])
+    out.writerow(
+        [
+            *FIXED_COLUMNS,
+            *(guard(f"{name} result") for name in players),
+            *(guard(f"{name} total") for name in players),
+        ]
+    )
+    for event, row in zip(history, state.rows, strict=True):
+        kind = event["type"]
+        number = dealer = winner = detail = ""
+        cells = dict.fromkeys(players, "")
+        if kind == "deal":
+            number, dealer, winner = row.number, guard(row.dealer), guard(event["winner"])
+            notes = ["tie-breaker"] if row.tie_breaker else []
+            if row.went_out:
+                notes.append("out: " + ", ".join(row.went_out))
+            detail = "; ".join(notes)
+            cells.update({name: _cell(value) for name, value in event["results"].items()})
+        elif kind == "rejoin":
+            detail = guard(event["player"])
+        elif kind == "split":
+            detail = event.get("method") or ""
+            if detail == "custom":
+                cells.update({name: _cell(value) for name, value in event["shares"].items()})
+            else:
+                cells.update({name: money(share) for name, share in (row.shares or {}).items()})
+        out.writerow(
+            [
+                kind,
+                number,
+                dealer,
+                winner,
+                detail,
+                *(cells[name] for name in players),
+                *(_cell(row.totals.get(name)) for name in players),
+            ]
+        )
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- reading
+
+
+def column_letter(index):
+    """The spreadsheet's name for a 0-based column: 0 -> A, 26 -> AA."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def _where(row, column=None, name=None):
+    if column is None:
+        return f"row {row}"
+    place = f"row {row}, column {column_letter(column)}"
+    return f"{place} ({name})" if name else place
+
+
+def _refuse(message, row, column=None, name=None):
+    return RuleError(f"{_where(row, column, name)}: {message}")
+
+
+def _last_filled(cells):
+    end = len(cells)
+    while end and not cells[end - 1]:
+        end -= 1
+    return end
+
+
+class _Table:
+    """The header: which column holds what."""
+
+    def __init__(self, cells, number, players):
+        self.names = {}  # column index -> header name as written (unguarded)
+        self.fixed = {}  # fixed column -> index
+        self.results = {}  # player -> index
+        self.totals = {}  # player -> index
+        wanted = {key: ("fixed", key) for key in FIXED_COLUMNS}
+        for name in players:
+            wanted[f"{name} result".casefold()] = ("results", name)
+            wanted[f"{name} total".casefold()] = ("totals", name)
+        for index, raw in enumerate(cells[: _last_filled(cells)]):
+            label = unguard(raw)
+            if not label:
+                raise _refuse(
+                    "this header cell is blank: every column needs its name", number, index
+                )
+            key = label.casefold()
+            if key not in wanted:
+                raise _refuse(
+                    f"{label!r} is not a column of a game CSV: the columns are "
+                    "event, deal, dealer, winner, detail, then NAME result and NAME total "
+                    "for each player in the players row",
+                    number,
+                    index,
+                )
+            part, what = wanted[key]
+            place = getattr(self, part)
+            if what in place:
+                raise _refuse(f"{label!r} is a column twice", number, index)
+            place[what] = index
+            self.names[index] = label
+        for key in REQUIRED_FIXED:
+            if key not in self.fixed:
+                raise _refuse(f"the {key!r} column is missing", number)
+        for name in players:
+            if name not in self.results:
+                raise _refuse(f"the {name + ' result'!r} column is missing", number)
+        self.width = _last_filled(cells)
+
+    def get(self, cells, index):
+        if index is None or index >= len(cells):
+            return ""
+        return cells[index]
+
+
+def _whole(text, row, column, name):
+    if not WHOLE.fullmatch(text):
+        raise _refuse(f"{text!r} is not a whole number", row, column, name)
+    return int(text)
+
+
+def _result(text, row, column, name):
+    if WHOLE.fullmatch(text):
+        return int(text)
+    word = re.sub(r"[\s-]+", "_", text.casefold())
+    if word in RESULT_WORDS:
+        return word
+    raise _refuse(
+        f"{text!r} is not a result: give points (a whole number), first_drop, middle_drop, "
+        "full_count or wrong_show",
+        row,
+        column,
+        name,
+    )
+
+
+def _amount(text, row, column, name):
+    try:
+        amount = Decimal(text)
+    except InvalidOperation:
+        amount = None
+    if amount is None or not amount.is_finite():
+        raise _refuse(f"{text!r} is not an amount such as 120 or 62.50", row, column, name)
+    return text
+
+
+def _rows(text):
+    """(row number, cells stripped) for every row of the CSV text."""
+    if not isinstance(text, str):
+        raise RuleError("a game CSV is text")
+    text = text.removeprefix("\ufeff")
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    number = 0
+    try:
+        for number, cells in enumerate(reader, start=1):
+            yield number, [cell.strip() for cell in cells]
+    except csv.Error as error:
+        raise RuleError(f"row {number + 1}: not a CSV file: {error}") from None
+
+
+def _read(text):
+    """read_csv's work, also giving where each event and key/value row came from."""
+    doc = {"schema": None}
+    places = {"events": [], "keys": {}}
+    table = None
+    history = []
+    started = False
+    for number, cells in _rows(text):
+        if not any(cells):
+            continue
+        if not started:
+            started = True
+            if cells[0].casefold() != "schema" or len(cells) < 2:
+                raise _refuse(
+                    f"not a game CSV of this tracker: it must start with schema,{SCHEMA}", number
+                )
+        if table is None:
+            key = cells[0].casefold().replace("_", " ")
+            if key == "event":
+                if "players" not in doc:
+                    raise _refuse("the players row must come before the table", number)
+                table = _Table(cells, number, doc["players"])
+                places["header"] = table
+                continue
+            _key_row(doc, places, key, cells, number)
+            continue
+        history.append(_event_row(table, cells, number))
+        places["events"].append(number)
+    if not started:
+        raise RuleError(f"row 1: the file is empty: a game CSV starts with schema,{SCHEMA}")
+    if table is None:
+        raise RuleError("the table of events is missing: its header row starts with event")
+    doc["history"] = history
+    return doc, places
+
+
+def _key_row(doc, places, key, cells, number):
+    if key not in KEYS:
+        raise _refuse(
+            f"{cells[0]!r} is not a key of a game CSV: the rows before the table are "
+            "schema, game, format, rules, players and first dealer, then the header row "
+            "starting with event",
+            number,
+            0,
+        )
+    field = KEYS[key]
+    if field in doc and (field != "schema" or doc[field] is not None):
+        raise _refuse(f"{cells[0]!r} is given twice", number, 0)
+    places["keys"][field] = number
+    values = cells[1 : _last_filled(cells)]
+    if field == "players":
+        seen = set()
+        for index, value in enumerate(values, start=1):
+            if not value:
+                raise _refuse("a player needs a name", number, index)
+            key = " ".join(unguard(value).split()).casefold()
+            if key in seen:
+                raise _refuse(f"{unguard(value)} is in the players row twice", number, index)
+            seen.add(key)
+        doc["players"] = [unguard(value) for value in values]
+        return
+    if len(values) > 1:
+        raise _refuse(f"{cells[0]} takes one value, in column B", number, 2)
+    value = values[0] if values else ""
+    if field == "schema":
+        if value != SCHEMA:
+            raise _refuse(f'schema must be "{SCHEMA}"', number, 1)
+        doc["schema"] = value
+    elif field == "rules":
+        if not value:
+            doc["rules"] = {}
+            return
+        try:
+            rules = json.loads(value)
+        except (ValueError, RecursionError) as error:
+            raise _refuse(f"the rules are not JSON: {error}", number, 1) from None
+        if not isinstance(rules, dict):
+            raise _refuse("the rules must be a JSON object", number, 1)
+        doc["rules"] = rules
+    elif field == "format":
+        doc["format"] = value
+    else:
+        doc[field] = unguard(value) or None
+
+
+def _event_row(table, cells, number):
+    extra = _last_filled(cells)
+    if extra > table.width:
+        raise _refuse("this cell is past the last column of the header", number, extra - 1)
+
+    def cell(index):
+        return table.get(cells, index)
+
+    def named(index):
+        return number, index, table.names.get(index)
+
+    kind_at = table.fixed["event"]
+    kind = cell(kind_at).casefold()
+    if kind not in EVENTS:
+        shown = cell(kind_at)
+        why = f"{shown!r} is not an event" if shown else "the event is missing"
+        raise _refuse(f"{why}: give deal, rejoin, split or end", *named(kind_at))
+
+    for index in (table.fixed.get("deal"), *table.totals.values()):
+        if cell(index):
+            _whole(cell(index), *named(index))
+
+    winner_at = table.fixed["winner"]
+    detail_at = table.fixed["detail"]
+    winner = unguard(cell(winner_at))
+    detail = unguard(cell(detail_at))
+    if kind == "deal":
+        if not winner:
+            raise _refuse("a deal needs its winner", *named(winner_at))
+        results = {}
+        for name, index in table.results.items():
+            if cell(index):
+                results[name] = _result(cell(index), *named(index))
+        return {"type": "deal", "winner": winner, "results": results}
+
+    if winner:
+        raise _refuse(f"a {kind} row has no winner: leave it blank", *named(winner_at))
+    filled = {name: index for name, index in table.results.items() if cell(index)}
+    if kind == "rejoin":
+        if not detail:
+            raise _refuse("a rejoin row names the player who rejoins here", *named(detail_at))
+        if filled:
+            index = next(iter(filled.values()))
+            raise _refuse("a rejoin row has no results: leave them blank", *named(index))
+        return {"type": "rejoin", "player": detail}
+    if kind == "split":
+        event = {"type": "split"}
+        if detail:
+            method = detail.casefold()
+            if method not in SPLIT_METHODS:
+                raise _refuse(
+                    f"{detail!r} is not a split method: give drops, equal or custom",
+                    *named(detail_at),
+                )
+            event["method"] = method
+        shares = {name: _amount(cell(index), *named(index)) for name, index in filled.items()}
+        if event.get("method") == "custom":
+            event["shares"] = shares
+        return event
+    if detail:
+        raise _refuse("an end row has no detail: leave it blank", *named(detail_at))
+    if filled:
+        index = next(iter(filled.values()))
+        raise _refuse("an end row has no results: leave them blank", *named(index))
+    return {"type": "end"}
+
+
+def read_csv(text):
+    """The game document's input part from CSV text that `write_csv` wrote.
+
+    Results that are whole numbers come back as ints, result words as
+    strings. Raises RuleError, its message naming the row and column, for
+    what is not such a file: another CSV, an unknown key or column, a bad
+    number, a result that is neither points nor a result word, ... The rules
+    of the game (who may win, what a rejoin needs) are checked by
+    `document.read`, or by `load_csv`, which names the row of the event.
+    """
+    doc, _ = _read(text)
+    return doc
+
+
+FIELD_KEYS = ("schema", "name", "format", "rules", "players", "first_dealer")
+
+
+def load_csv(text):
+    """Read CSV text and replay it: (game, state) as `document.read` gives.
+
+    A refusal of the engine is raised again as a RuleError whose message
+    starts with the CSV row (and column, when the field maps to one) of the
+    event or key/value row it is about.
+    """
+    doc, places = _read(text)
+    try:
+        return document.read(doc)
+    except RuleError as error:
+        raise _relocate(error, places) from None
+
+
+def _relocate(error, places):
+    field = error.field or ""
+    if error.event is not None and error.event < len(places["events"]):
+        number = places["events"][error.event]
+        table = places["header"]
+        head, _, rest = field.partition(".")
+        index = None
+        if head in ("results", "shares") and rest in table.results:
+            index = table.results[rest]
+        elif head in ("winner", "type"):
+            index = table.fixed["winner" if head == "winner" else "event"]
+        elif head in ("player", "method"):
+            index = table.fixed["detail"]
+        label = f" ({error.label})" if error.label else ""
+        if index is None:
+            where = f"row {number}{label}"
+        else:
+            where = f"row {number}{label}, column {column_letter(index)} ({table.names[index]})"
+        return RuleError(f"{where}: {error.message}")
+    head = re.split(r"[.\[]", field, maxsplit=1)[0]
+    if head in FIELD_KEYS and head in places["keys"]:
+        number = places["keys"][head]
+        column = 1
+        seat = re.fullmatch(r"players\[(\d+)\]", field)
+        if seat:
+            column = int(seat.group(1)) + 1
+        where = _where(number, column)
+        detail = f"{field}: " if field != head else ""
+        return RuleError(f"{where}: {detail}{error.for_player}")
+    return RuleError(str(error))
