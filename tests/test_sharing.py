@@ -167,3 +167,57 @@ def test_import_page_refuses_a_bad_file_and_creates_nothing(content, words):
     assert Game.objects.count() == 0
     response = client.post("/import/", {})
     assert "Choose a game file" in text(response)
+
+
+def test_chart_has_one_line_per_player_with_a_point_per_deal():
+    client = Client()
+    game = new_game(client, entry_fee="10")
+    post_deal(client, game, "Asha", Ravi=80, Meena=10, Kiran=40)
+    post_deal(client, game, "Meena", Asha=30, Ravi=25, Kiran=20)
+    client.post(f"/g/{game.edit_token}/rejoin/", {"player": "Ravi", "version": "2"})
+    post_deal(client, game, "Kiran", Asha=5, Ravi=5, Meena=5)
+    response = client.get(f"/w/{game.view_token}/chart.svg")
+    assert response["Content-Type"] == "image/svg+xml"
+    svg = response.content.decode()
+    lines = re.findall(r'<polyline[^>]*class="line"[^>]*>', svg)
+    assert len(lines) == 4
+    for line in lines:
+        points = re.search(r'points="([^"]*)"', line).group(1).split()
+        assert len(points) == 3 + 1  # the start and one per deal
+    assert 'class="limit"' in svg
+    assert 'class="out"' in svg and 'class="rejoin"' in svg
+    page = text(client.get(game.get_view_url()))
+    assert f"/w/{game.view_token}/chart.svg" in page
+
+
+def test_csv_download_round_trips_through_the_import_page():
+    client = Client()
+    game = new_game(client, entry_fee="10", players=("Asha", "Ravi", "Meena"))
+    post_deal(client, game, "Asha", Ravi=80, Meena="first_drop")
+    post_deal(client, game, "Meena", Asha=30, Ravi=25)
+    client.post(f"/g/{game.edit_token}/rejoin/", {"player": "Ravi", "version": "2"})
+    post_deal(client, game, "Ravi", Asha="full_count", Meena=7)
+    download = client.get(f"/g/{game.edit_token}/game.csv")
+    assert download["Content-Type"].startswith("text/csv")
+    body = download.content.decode("utf-8-sig")
+    deal_rows = [line for line in body.splitlines() if line.startswith("deal,")]
+    assert len(deal_rows) == 3
+    upload = SimpleUploadedFile("game.csv", download.content)
+    response = client.post("/import/", {"file": upload})
+    assert response.status_code == 302
+    copy = Game.objects.get(edit_token=response["Location"].split("/")[2])
+    assert copy.as_document() == game.as_document()
+
+
+def test_import_page_names_the_csv_row_of_a_bad_deal():
+    client = Client()
+    game = new_game(client, players=("Asha", "Ravi"))
+    post_deal(client, game, "Asha", Ravi=30)
+    body = client.get(f"/g/{game.edit_token}/game.csv").content.decode("utf-8-sig")
+    bad = body.replace("deal,1,Asha,Asha,,,30", "deal,1,Asha,Asha,,,1")
+    assert bad != body
+    response = client.post("/import/", {"file": SimpleUploadedFile("bad.csv", bad.encode())})
+    assert response.status_code == 422
+    assert "points must be 0 or between 2 and 80" in text(response)
+    assert "row " in text(response)
+    assert Game.objects.count() == 1

@@ -11,7 +11,7 @@ import secrets
 from django.db import models, transaction
 from django.urls import reverse
 
-from . import document, rules
+from . import document, rules, sheet
 
 
 def new_token():
@@ -136,6 +136,18 @@ class Game(models.Model):
         """Create a game from a game document; nothing is created if it is refused."""
         game_doc, state = document.read(doc)
         return cls._store(game_doc, state, created_from)
+
+    @classmethod
+    @transaction.atomic
+    def import_csv(cls, text, created_from=""):
+        """Create a game from the CSV the tracker writes; refusals name the row."""
+        game_doc, state = sheet.load_csv(text)
+        return cls._store(game_doc, state, created_from)
+
+    def as_csv(self):
+        doc = self.as_document()
+        state = self.replay(doc["history"], doc["players"])
+        return sheet.write_csv(doc, state)
 
     @classmethod
     def _store(cls, game_doc, state, created_from=""):

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from . import document, rules, scoreboard, share
+from .chart import running_totals_svg
 from .forms import FORMAT_CHOICES, DealEntry, NewGame, split_shares_typed
 from .models import Game, StaleHistory
 
@@ -419,6 +420,22 @@ def download_json(request, token, can_edit):
     return _download(game, document.dumps(game.as_document()), "application/json", "json")
 
 
+@require_GET
+def download_csv(request, token, can_edit):
+    game = _get_game_or_404(token, can_edit=can_edit)
+    # A byte-order mark, so spreadsheet programs read names in any script.
+    return _download(game, "\ufeff" + game.as_csv(), "text/csv; charset=utf-8", "csv")
+
+
+@require_GET
+def chart(request, token, can_edit):
+    game = _get_game_or_404(token, can_edit=can_edit)
+    svg = running_totals_svg(game.state(), title=f"{game.name}: running totals")
+    response = _svg(svg)
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
 MAX_UPLOAD = 2_000_000  # bytes: a thousand-deal game is well under 1 MB
 
 
@@ -437,7 +454,11 @@ def import_game(request):
     else:
         try:
             text = upload.read().decode("utf-8-sig")
-            game = Game.import_document(document.loads(text), created_from=_client_key(request))
+            creator = _client_key(request)
+            if text.lstrip().startswith("{"):
+                game = Game.import_document(document.loads(text), created_from=creator)
+            else:
+                game = Game.import_csv(text, created_from=creator)
         except UnicodeDecodeError:
             error = "That file is not a text file."
         except rules.RuleError as refused:
