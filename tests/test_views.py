@@ -412,3 +412,20 @@ def test_links_are_looked_up_by_key_and_compared_whole(client):
     assert Game.by_link(game.edit_token[:-1], can_edit=True) is None
     assert Game.by_link(game.edit_token + "x", can_edit=True) is None
     assert str(game.pk) not in game.get_absolute_url().split("/")
+
+
+def test_deleting_a_deal_that_a_later_event_needs_is_refused(client):
+    game = new_game(client)
+    post_deal(client, game, "Asha", Ravi=80, Meena=10, Kiran=40)
+    post_deal(client, game, "Meena", Asha=30, Ravi=25, Kiran=20)
+    client.post(f"/g/{game.edit_token}/rejoin/", {"player": "Ravi", "version": "2"})
+    before = game.history()
+    response = client.post(f"/g/{game.edit_token}/event/1/delete/", **HTMX)
+    assert response.status_code == 422
+    assert "Not deleted: that would make rejoin (Ravi cannot rejoin: Ravi is still in)" in text(
+        response
+    )
+    assert game.history() == before
+    response = client.post(f"/g/{game.edit_token}/event/1/delete/", follow=True)
+    assert "Not deleted" in text(response)
+    assert game.history() == before

@@ -178,7 +178,7 @@ class Game(models.Model):
         return Game.objects.select_for_update().get(pk=self.pk)
 
     @transaction.atomic
-    def add_event(self, event, made_against=None):
+    def add_event(self, event, made_against=None, names=None):
         """Append an event after the engine accepts it; returns the new state.
 
         `made_against` is the number of events the form was made against: if
@@ -189,7 +189,7 @@ class Game(models.Model):
         history = game.history()
         if made_against is not None and made_against != len(history):
             raise StaleHistory(len(history))
-        state = game.replay([*history, event])
+        state = game.replay([*history, event], names)
         Event.from_dict(game, len(history), event).save()
         self.revision = game.bump()
         return state

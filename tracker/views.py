@@ -226,11 +226,16 @@ def _live(request, game, can_edit):
     return response
 
 
-def _done(request, game):
-    """After a change: the new game part for htmx, a redirect otherwise."""
+def _done(request, game, state=None):
+    """After a change: the new game part for htmx, a redirect otherwise.
+
+    `state` is the one the change replayed, so nothing is read again.
+    """
     if request.htmx:
-        game.refresh_from_db()
-        return _show_game(request, game, game.state(), can_edit=True)
+        if state is None:
+            game.refresh_from_db()
+            state = game.state()
+        return _show_game(request, game, state, can_edit=True)
     return redirect(game)
 
 
@@ -251,8 +256,9 @@ def add_deal(request, token):
         return _show_game(request, game, state, True, status=422, entry=entry)
     event = entry.event()
     if event is not None:
+        names = [p.name for p in state.players]
         try:
-            game.add_event(event, made_against=_made_against(request))
+            new_state = game.add_event(event, made_against=_made_against(request), names=names)
         except StaleHistory:
             game.refresh_from_db()
             fresh = game.state()
@@ -262,7 +268,7 @@ def add_deal(request, token):
         except rules.RuleError as error:
             entry.add_error(error)
         else:
-            return _done(request, game)
+            return _done(request, game, new_state)
     return _show_game(request, game, state, True, status=422, entry=entry)
 
 
@@ -281,14 +287,14 @@ def edit_deal(request, token, position):
     event = entry.event()
     if event is not None:
         try:
-            game.replace_event(position, event)
+            new_state = game.replace_event(position, event)
         except rules.RuleError as error:
             if error.event == position:
                 entry.add_error(error)
             else:
                 entry.errors["form"] = f"Not saved: that would make {_named(error)} impossible."
         else:
-            return _done(request, game)
+            return _done(request, game, new_state)
     return _edit_page(request, game, position, entry, status=422)
 
 
@@ -314,14 +320,15 @@ def delete_event(request, token, position):
     if not game.events.filter(position=position).exists():
         raise Http404("No such deal.")
     try:
-        game.delete_event(position)
+        state = game.delete_event(position)
     except rules.RuleError as error:
         message = f"Not deleted: that would make {_named(error)} impossible."
         if request.htmx:
             state = game.state()
             return _show_game(request, game, state, True, status=422, notice=message)
         messages.error(request, message)
-    return _done(request, game)
+        return redirect(game)
+    return _done(request, game, state)
 
 
 @require_POST
@@ -329,20 +336,20 @@ def rejoin(request, token):
     game = _get_game_or_404(token, can_edit=True)
     name = request.POST.get("player", "")[:100]
     try:
-        game.add_event({"type": "rejoin", "player": name}, made_against=_made_against(request))
+        state = game.add_event({"type": "rejoin", "player": name}, _made_against(request))
     except (rules.RuleError, StaleHistory) as error:
         return _refused(request, game, error)
-    return _done(request, game)
+    return _done(request, game, state)
 
 
 @require_POST
 def end_session(request, token):
     game = _get_game_or_404(token, can_edit=True)
     try:
-        game.add_event({"type": "end"}, made_against=_made_against(request))
+        state = game.add_event({"type": "end"}, _made_against(request))
     except (rules.RuleError, StaleHistory) as error:
         return _refused(request, game, error)
-    return _done(request, game)
+    return _done(request, game, state)
 
 
 def _refused(request, game, error):
@@ -389,10 +396,10 @@ def split(request, token):
         if method == "custom":
             event["shares"] = typed
         try:
-            game.add_event(event, made_against=_made_against(request))
+            new_state = game.add_event(event, made_against=_made_against(request))
         except (rules.RuleError, StaleHistory) as refused:
             return _refused(request, game, refused)
-        return _done(request, game)
+        return _done(request, game, new_state)
     context = {
         "game": game,
         "state": state,
