@@ -391,3 +391,25 @@ def test_player_refusals(players, words):
 def test_first_dealer_must_be_a_player():
     with pytest.raises(RuleError, match="Zed is not one of the players"):
         replay("pool", {}, ["A", "B"], [], first_dealer="Zed")
+
+
+def test_card_house_rules_are_kept_only_where_the_table_changed_them():
+    plain = rules.normalize_rules("points", {"natural_wild": "pure", "jokers_in_sets": True})
+    assert "natural_wild" not in plain and "jokers_in_sets" not in plain
+    assert rules.card_rules(plain) == {
+        "natural_wild": "pure",
+        "jokers_in_sets": True,
+        "hand_count": "all",
+    }
+    house = rules.normalize_rules(
+        "pool", {"natural_wild": "joker", "jokers_in_sets": False, "hand_count": "except_pure"}
+    )
+    assert rules.card_rules(house) == {
+        "natural_wild": "joker",
+        "jokers_in_sets": False,
+        "hand_count": "except_pure",
+    }
+    with pytest.raises(RuleError, match="a loser counts must be all or except_pure"):
+        rules.normalize_rules("pool", {"hand_count": "some"})
+    with pytest.raises(RuleError, match="jokers in sets must be true or false"):
+        rules.normalize_rules("deals", {"jokers_in_sets": "no"})

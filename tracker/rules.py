@@ -39,7 +39,17 @@ RULE_KEYS = {
     ),
 }  # fmt: skip
 
+# House rules of the hand calculator (issue: "the house rules are part of the
+# game's table rules"). Optional in every format; a game document carries
+# them only where the table changed them, so documents of other tools and the
+# worked examples stay exactly as shared/docs/game-json.md writes them.
+CARD_RULES = {"natural_wild": "pure", "jokers_in_sets": True, "hand_count": "all"}
+HAND_COUNTS = ("all", "except_pure", "groups_excluded")
+
 RULE_LABELS = {
+    "natural_wild": "wild card in its own place",
+    "jokers_in_sets": "jokers in sets",
+    "hand_count": "a loser counts",
     "pool_limit": "pool limit",
     "out_at": "out at",
     "first_drop": "first drop",
@@ -184,7 +194,7 @@ def normalize_rules(fmt, rules=None):
     rules = dict(rules or {})
     if not isinstance(rules, dict):
         raise RuleError("rules must be an object", field="rules")
-    unknown = sorted(set(rules) - set(RULE_KEYS[fmt]), key=str)
+    unknown = sorted(set(rules) - set(RULE_KEYS[fmt]) - set(CARD_RULES), key=str)
     if unknown:
         raise RuleError(f"{unknown[0]} is not a rule of {fmt} rummy", field=f"rules.{unknown[0]}")
 
@@ -250,7 +260,22 @@ def normalize_rules(fmt, rules=None):
     else:
         rules.setdefault("point_value", "1")
         out["point_value"] = _money(rules, "point_value", out["money_unit"])
-    return {key: out[key] for key in RULE_KEYS[fmt]}
+    ordered = {key: out[key] for key in RULE_KEYS[fmt]}
+    if "natural_wild" in rules:
+        ordered["natural_wild"] = _choice(rules, "natural_wild", ("pure", "joker"))
+    if "jokers_in_sets" in rules:
+        ordered["jokers_in_sets"] = _flag(rules, "jokers_in_sets")
+    if "hand_count" in rules:
+        ordered["hand_count"] = _choice(rules, "hand_count", HAND_COUNTS)
+    for key, default in CARD_RULES.items():
+        if ordered.get(key, default) == default:
+            ordered.pop(key, None)
+    return ordered
+
+
+def card_rules(rules):
+    """The calculator's house rules of a table, defaults filled in."""
+    return {key: rules.get(key, default) for key, default in CARD_RULES.items()}
 
 
 def check_players(players):
