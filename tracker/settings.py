@@ -5,6 +5,7 @@ PostgreSQL (or another SQLite file).
 """
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -25,9 +26,26 @@ def env_list(name, default):
 
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = os.environ.get("SECRET_KEY") or (
-    "dev-only-insecure-key-set-SECRET_KEY-in-production-0123456789abcdef"
-)
+
+
+def local_secret_key(path=BASE_DIR / ".secret_key"):
+    """A random key kept beside the code, made on first start, for a home server
+    that was given no SECRET_KEY (several gunicorn workers must share it)."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        key = secrets.token_urlsafe(50)
+        try:
+            with open(path, "x") as handle:
+                handle.write(key)
+        except FileExistsError:
+            return path.read_text().strip()
+        except OSError:
+            return key
+        return key
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "*")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
