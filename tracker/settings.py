@@ -31,18 +31,16 @@ DEBUG = env_bool("DEBUG", False)
 def local_secret_key(path=BASE_DIR / ".secret_key"):
     """A random key kept beside the code, made on first start, for a home server
     that was given no SECRET_KEY (several gunicorn workers must share it)."""
-    try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        key = secrets.token_urlsafe(50)
+    if not path.exists():
+        draft = path.with_name(f".secret_key.{os.getpid()}")
         try:
-            with open(path, "x") as handle:
-                handle.write(key)
+            draft.write_text(secrets.token_urlsafe(50))
+            os.link(draft, path)  # atomic: the first worker's key wins
         except FileExistsError:
-            return path.read_text().strip()
-        except OSError:
-            return key
-        return key
+            pass
+        finally:
+            draft.unlink(missing_ok=True)
+    return path.read_text().strip()
 
 
 SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key()
