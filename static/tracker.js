@@ -35,3 +35,20 @@ document.addEventListener("click", (event) => {
     field.select();
   }
 });
+// The hand calculator in the deal form: "Use N points" fills that player's box.
+document.addEventListener("click", (event) => {
+  const use = event.target.closest("button[data-fill-seat]");
+  const close = event.target.closest("[data-close-calc]");
+  if (!use && !close) return;
+  const slot = document.getElementById("calc-slot");
+  if (!slot) return;
+  event.preventDefault();
+  if (use) {
+    const seat = use.dataset.fillSeat;
+    const box = document.querySelector(`#deal-entry input[name="p${seat}"]`);
+    const points = document.querySelector(`#deal-entry input[name="r${seat}"][value=points]`);
+    if (box) box.value = use.dataset.points;
+    if (points) points.checked = true;
+  }
+  slot.replaceChildren();
+});

@@ -13,12 +13,14 @@ from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from . import document, rules, scoreboard, share
+from .calculator import Calculator
 from .chart import running_totals_svg
 from .forms import FORMAT_CHOICES, DealEntry, NewGame, split_shares_typed
 from .models import Game, StaleHistory
@@ -474,6 +476,42 @@ def import_game(request):
         return render(request, "tracker/import.html", {"error": error}, status=422)
     _remember(request, game, can_edit=True)
     return redirect(game)
+
+
+@require_GET
+def calculator(request):
+    """Count any hand: the fewest points, whether it is a valid show, what to discard."""
+    calc = Calculator(request.GET)
+    context = {"calc": calc, "action": reverse("calculator"), "rules_shown": True}
+    template = "tracker/calculator.html#panel" if request.htmx else "tracker/calculator.html"
+    return render(request, template, context)
+
+
+WILD_KEPT = "wild"  # session key: the wild rank last used for a game's deal
+
+
+@require_GET
+def count_cards(request, token, seat):
+    """The calculator for one player of the deal being entered, under the table's rules."""
+    game = _get_game_or_404(token, can_edit=True)
+    state = game.state()
+    player = next((p for p in state.in_players if p.seat == seat), None)
+    if player is None or state.finished:
+        raise Http404("That player is not in this deal.")
+    deal = [game.view_key[:12], state.deals_played + 1]
+    kept = request.session.get(WILD_KEPT, [None, None, ""])
+    calc = Calculator(request.GET, game.rules, wild=kept[2] if kept[:2] == deal else "")
+    if kept != [*deal, calc.wild]:
+        request.session[WILD_KEPT] = [*deal, calc.wild]
+    context = {
+        "calc": calc,
+        "game": game,
+        "player": player,
+        "action": reverse("count_cards", args=[token, seat]),
+        "in_dialog": bool(request.htmx),
+    }
+    template = "tracker/calculator.html#panel" if request.htmx else "tracker/calculator.html"
+    return render(request, template, context)
 
 
 @require_GET

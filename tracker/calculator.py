@@ -1,0 +1,142 @@
+"""The hand calculator's page state: the cards tapped so far and the answer.
+
+Kept in the query string (GET), so every tap works without JavaScript and
+changes nothing on the server; htmx only swaps the panel in place.
+"""
+
+from . import hand
+
+RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+SUIT_NAMES = [
+    ("S", "♠", "spades"),
+    ("H", "♥", "hearts"),
+    ("D", "♦", "diamonds"),
+    ("C", "♣", "clubs"),
+]
+WILD_CHOICES = [("", "No wild card"), ("PJ", "Printed joker (aces wild)")] + [
+    (rank, f"{rank}s wild") for rank in RANK_ORDER
+]
+MAX_CARDS = 14
+
+
+def label(card):
+    """How a card is shown: 10♥, A♠, Joker."""
+    if card == hand.PRINTED_JOKER:
+        return "Joker"
+    symbol = {code: sign for code, sign, _ in SUIT_NAMES}[card[-1]]
+    return card[:-1] + symbol
+
+
+def is_red(card):
+    return card[-1:] in ("H", "D")
+
+
+class Calculator:
+    """What was tapped (from the query string) and what it adds up to."""
+
+    def __init__(self, params, table_rules=None, wild=None):
+        self.error = None
+        self.result = None
+        table_rules = table_rules or {}
+        self.full_count = table_rules.get("full_count", 80)
+        self.ace_value = table_rules.get("ace_value", 10)
+        self.natural_wild = params.get("natural_wild") or table_rules.get("natural_wild", "pure")
+        sets = params.get("jokers_in_sets")
+        self.jokers_in_sets = (
+            table_rules.get("jokers_in_sets", True) if sets is None else sets == "1"
+        )
+        self.count = params.get("count") or table_rules.get("hand_count", "all")
+        self.wild = params.get("wild", wild if wild is not None else "")
+        if self.wild not in dict(WILD_CHOICES):
+            self.wild = ""
+        try:
+            self.cards = hand.parse_cards((params.get("cards") or "")[:200])[:MAX_CARDS]
+        except hand.HandError:
+            self.cards = []
+        self._tap(params)
+        self._score()
+
+    def _tap(self, params):
+        if params.get("clear"):
+            self.cards = []
+            return
+        if params.get("remove") is not None:
+            try:
+                index = int(params["remove"])
+            except ValueError:
+                index = -1
+            if 0 <= index < len(self.cards):
+                self.cards.pop(index)
+        added = params.get("add")
+        if added:
+            if len(self.cards) >= MAX_CARDS:
+                self.error = "A hand has at most 14 cards (13, and one just drawn)."
+                return
+            try:
+                self.cards = hand.parse_cards([*self.cards, added[:3]])
+            except hand.HandError as refused:
+                self.error = str(refused)[0].upper() + str(refused)[1:] + "."
+
+    def _score(self):
+        if len(self.cards) not in (13, 14):
+            return
+        try:
+            self.result = hand.score_hand(
+                self.cards,
+                self.wild or None,
+                natural_wild=self.natural_wild
+                if self.natural_wild in ("pure", "joker")
+                else "pure",
+                jokers_in_sets=self.jokers_in_sets,
+                count=self.count if self.count in hand.COUNT_RULES else "all",
+                ace_value=self.ace_value,
+                full_count=self.full_count,
+            )
+        except hand.HandError as refused:
+            self.error = str(refused)
+
+    wild_choices = WILD_CHOICES
+
+    @property
+    def query(self):
+        """The cards as the next tap carries them."""
+        return " ".join(self.cards)
+
+    def picked(self):
+        return [
+            {"card": c, "label": label(c), "red": is_red(c), "index": i}
+            for i, c in enumerate(self.cards)
+        ]
+
+    def picker(self):
+        """Rows of rank buttons per suit; a card is greyed once both decks' copies are in."""
+        rows = []
+        for code, sign, name in SUIT_NAMES:
+            buttons = []
+            for rank in RANK_ORDER:
+                card = rank + code
+                buttons.append({"card": card, "rank": rank, "full": self.cards.count(card) >= 2})
+            rows.append(
+                {"code": code, "sign": sign, "name": name, "red": code in "HD", "cards": buttons}
+            )
+        return rows
+
+    def jokers_full(self):
+        return self.cards.count(hand.PRINTED_JOKER) >= 4
+
+    def groups(self):
+        if not self.result:
+            return []
+        return [
+            [{"label": label(c), "red": is_red(c)} for c in group] for group in self.result.groups
+        ]
+
+    def ungrouped(self):
+        if not self.result:
+            return []
+        return [{"label": label(c), "red": is_red(c)} for c in self.result.ungrouped]
+
+    def discard(self):
+        if not self.result or not self.result.discard:
+            return None
+        return label(self.result.discard)
