@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 
-.PHONY: run test lint format check-deploy clean
+.PHONY: run test test-sqlite test-postgres lint format check-deploy clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,8 +37,19 @@ format: $(VENV)/.installed-test
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# ruff, then the whole suite on SQLite and again on PostgreSQL (installing
+# Debian's chromium and postgresql when run as root; see scripts/test.sh).
+# Extra pytest arguments: make test PYTEST_ARGS="-x -k smoke".
+PYTEST_ARGS ?=
 test: lint
-	$(BIN)/python -m pytest
+	BIN=$(BIN) PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh all
+
+# One pass only, without ruff.
+test-sqlite: $(VENV)/.installed-test
+	BIN=$(BIN) PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh sqlite
+
+test-postgres: $(VENV)/.installed-test
+	BIN=$(BIN) PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh postgres
 
 clean:
 	rm -rf $(VENV) staticfiles test-output

@@ -1,4 +1,5 @@
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,17 @@ def load_example(path):
 
 def input_part(doc):
     return {key: value for key, value in doc.items() if key != "state"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip the tests marked `postgres` unless the suite runs on PostgreSQL."""
+    from django.conf import settings
+
+    reason = os.environ.get("TRACKER_POSTGRES_SKIP")
+    if not reason and settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        reason = "needs PostgreSQL: DATABASE_URL=postgres://... (`make test-postgres` sets one up)"
+    if reason:
+        skip = pytest.mark.skip(reason=reason)
+        for item in items:
+            if item.get_closest_marker("postgres"):
+                item.add_marker(skip)

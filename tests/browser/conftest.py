@@ -1,0 +1,232 @@
+"""Browser tests: Playwright's sync API driving Debian's chromium.
+
+Fixtures:
+- ``browser``: one headless chromium for these tests. They skip, saying
+  why, when chromium is not installed or does not start (``make test``
+  installs it as root on Debian; ``playwright install`` is never used).
+- ``phone``: a fresh page in a 360x740 touch screen on the app served by
+  pytest-django's ``live_server`` (``page.goto("/")`` works). A test using it
+  fails if the page broke the Content Security Policy or threw an uncaught
+  error; console errors and warnings are listed alongside.
+- ``screenshot``: ``screenshot(page)`` saves test-output/screenshots/<test>.png.
+- ``axe``: ``axe.violations(page)`` runs axe-core for WCAG 2.1 A and AA;
+  ``axe.report(violations)`` words them for an assertion message.
+"""
+
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "is_mobile": True,
+    "has_touch": True,
+}
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+
+# Reports each securitypolicyviolation event, in every page and frame, to the
+# test through a binding (which the page's CSP cannot block).
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__reportCspViolation(
+    `${e.disposition}: ${e.effectiveDirective} blocked ${e.blockedURI || "inline"}` +
+    ` at ${e.sourceFile || e.documentURI}:${e.lineNumber}` +
+    (e.sample ? ` (${e.sample})` : ""));
+}, true);
+"""
+CSP_CONSOLE = re.compile(r"Content Security Policy|Refused to")
+
+
+@dataclass
+class PhoneLog:
+    """What one phone page reported while the test ran."""
+
+    console: list[str] = field(default_factory=list)  # errors and warnings
+    csp: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+
+    def problems(self):
+        lines = []
+        if self.csp:
+            lines.append("Content Security Policy violations:")
+            lines += [f"  {line}" for line in self.csp]
+        if self.page_errors:
+            lines.append("Uncaught errors in the page:")
+            lines += [f"  {line}" for line in self.page_errors]
+        if lines and self.console:
+            lines.append("Console errors and warnings:")
+            lines += [f"  {line}" for line in self.console]
+        return "\n".join(lines)
+
+
+PHONE_LOG = pytest.StashKey[PhoneLog]()
+
+
+def launch_failure(error):
+    """The first line of Playwright's launch error and what chromium printed."""
+    lines = error.message.strip().splitlines()
+    said = dict.fromkeys(line.split("[err] ", 1)[1] for line in lines if "[err] " in line)
+    return "; ".join([lines[0] if lines else "unknown error", *list(said)[:5]])
+
+
+@pytest.fixture(scope="package")
+def browser():
+    executable = shutil.which("chromium")
+    if not executable:
+        pytest.skip(
+            "Debian's chromium is not installed: `make test` installs it when run as root "
+            "on Debian, or run `apt-get install chromium`"
+        )
+    from playwright.sync_api import Error, sync_playwright
+
+    # Between its calls Playwright's sync API marks an asyncio loop as running
+    # in this thread, and Django then refuses database calls from it (the
+    # test's own and pytest-django's flush) as "async unsafe". They are not:
+    # nothing else runs on that loop while a test does. Package scope keeps
+    # both the loop and this variable to the browser tests: the variable must
+    # not reach other tests' subprocesses (`check --deploy` refuses it).
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    playwright = sync_playwright().start()
+    try:
+        try:
+            chromium = playwright.chromium.launch(
+                executable_path=executable, args=CHROMIUM_ARGS, headless=True
+            )
+        except Error as error:
+            pytest.skip(f"chromium ({executable}) does not start: {launch_failure(error)}")
+        yield chromium
+        chromium.close()
+    finally:
+        playwright.stop()
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(scope="session")
+def live_server(request):
+    """pytest-django's live_server, over plain HTTP.
+
+    SecurityMiddleware reads SECURE_SSL_REDIRECT once, when the server thread
+    loads the middleware, which is before tests/conftest.py turns the redirect
+    off for each test: without this the browser is sent to https://.
+    """
+    from django.test.utils import override_settings
+    from pytest_django.live_server_helper import LiveServer
+
+    addr = (
+        request.config.getvalue("liveserver")
+        or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS")
+        or "localhost"
+    )
+    server = LiveServer(addr, start=False)
+    with override_settings(SECURE_SSL_REDIRECT=False):
+        server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def phone(request, browser, live_server, transactional_db):
+    log = PhoneLog()
+    request.node.stash[PHONE_LOG] = log
+    context = browser.new_context(base_url=live_server.url, **PHONE)
+    # The live server answers in milliseconds: fail in 10 s, not Playwright's 30.
+    context.set_default_timeout(10_000)
+    context.expose_binding("__reportCspViolation", lambda source, text: log.csp.append(text))
+    context.add_init_script(CSP_LISTENER)
+    page = context.new_page()
+
+    def on_console(message):
+        text = f"{message.type}: {message.text}"
+        if CSP_CONSOLE.search(message.text):
+            log.csp.append(text)
+        elif message.type in ("error", "warning"):
+            log.console.append(text)
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: log.page_errors.append(error.stack or str(error)))
+    yield page
+    context.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Fail a passing test whose phone page broke the CSP or threw an error."""
+    result = yield
+    log = item.stash.get(PHONE_LOG, None)
+    page = item.funcargs.get("phone")
+    if log is None or page is None:
+        return result
+    if not page.is_closed():
+        # A round trip to the page lets events already queued reach the log.
+        page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+    problems = log.problems()
+    if problems:
+        pytest.fail(problems, pytrace=False)
+    return result
+
+
+@pytest.fixture
+def screenshot(request):
+    """screenshot(page, suffix="") -> Path of test-output/screenshots/<test><suffix>.png."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", request.node.name).strip("-")
+
+    def take(page, suffix=""):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}{suffix}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take
+
+
+class AxeChecker:
+    """axe-core through axe-playwright-python, limited to WCAG 2.1 A and AA."""
+
+    options = {
+        "runOnly": {"type": "tag", "values": WCAG_TAGS},
+        "resultTypes": ["violations"],
+    }
+
+    def violations(self, page):
+        from axe_playwright_python.sync_playwright import Axe
+
+        return Axe().run(page, options=self.options).response["violations"]
+
+    @staticmethod
+    def report(violations):
+        lines = [f"{len(violations)} axe WCAG 2.1 A/AA violation(s):"]
+        for violation in violations:
+            lines.append(
+                f"- {violation['id']} ({violation.get('impact') or 'no impact'}): "
+                f"{violation['help']} <{violation['helpUrl']}>"
+            )
+            for node in violation["nodes"]:
+                target = " ".join(str(part) for part in node["target"])
+                lines.append(f"    at {target}")
+                if node.get("failureSummary"):
+                    summary = node["failureSummary"].replace("\n", "\n      ")
+                    lines.append(f"      {summary}")
+        return "\n".join(lines)
+
+
+@pytest.fixture(scope="session")
+def axe():
+    return AxeChecker()
