@@ -301,6 +301,8 @@ def test_refusals_name_the_event_and_the_field(history, field, words):
     assert error.event == len(history) - 1
     assert words in str(error)
     assert str(error).startswith(f"history[{len(history) - 1}]")
+    if error.player:  # the name is said once, however the message begins
+        assert not error.for_player.startswith(f"{error.player}: {error.player} ")
 
 
 def test_one_point_is_allowed_only_when_an_ace_is_worth_one():

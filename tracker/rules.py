@@ -97,7 +97,9 @@ class RuleError(ValueError):
     @property
     def for_player(self):
         """The message as a player reads it beside the box: "Ravi: ..."."""
-        return f"{self.player}: {self.message}" if self.player else self.message
+        if not self.player or self.message.startswith(f"{self.player} "):
+            return self.message
+        return f"{self.player}: {self.message}"
 
     def __str__(self):
         parts = []
