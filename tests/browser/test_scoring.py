@@ -229,3 +229,32 @@ def test_counting_a_losers_cards_fills_their_points(phone, screenshot, axe):
     page.get_by_role("button", name="Save deal 1").click()
     expect(page.locator("#board .meta")).to_contain_text("1 deal played")
     assert game.state().player("Ravi").total == 33
+
+
+def test_a_four_player_deal_takes_five_taps_plus_the_digits(phone):
+    page = phone
+    game = start_game(page, "Pool 101", ["Asha", "Ravi", "Meena", "Kiran"])
+    taps = 0
+
+    def tap(locator):
+        nonlocal taps
+        locator.click()
+        taps += 1
+
+    form = page.locator("#deal-entry")
+    tap(form.locator("label.win", has_text="Meena"))
+    # Tapping the winner puts the thumb in the first box still to fill: Asha's.
+    expect(form.locator("input[name=p1]")).to_be_focused()
+    page.keyboard.type("12")
+    tap(form.locator("input[name=p2]"))
+    page.keyboard.type("7")
+    tap(form.locator(".deal-row", has_text="Kiran").locator("label.word", has_text="First drop"))
+    tap(form.get_by_role("button", name="Save deal 1"))
+    expect(page.locator("#board .meta")).to_contain_text("1 deal played")
+    assert taps <= 8
+    assert {p.name: p.total for p in game.state().players} == {
+        "Asha": 12,
+        "Ravi": 7,
+        "Meena": 0,
+        "Kiran": 20,
+    }
