@@ -221,3 +221,37 @@ def test_import_page_names_the_csv_row_of_a_bad_deal():
     assert "points must be 0 or between 2 and 80" in text(response)
     assert "row " in text(response)
     assert Game.objects.count() == 1
+
+
+def test_a_cached_page_is_replaced_by_the_next_revision_and_carries_each_browsers_token():
+    one, two = Client(), Client()
+    game = new_game(one, players=("A", "B"))
+    first = text(one.get(game.get_absolute_url()))
+    again = text(one.get(game.get_absolute_url()))
+    token_one = one.cookies["csrftoken"].value
+    assert "csrf-token-of-this-request" not in again
+    # Another browser gets the same page with a token that works for it.
+    page_two = text(two.get(game.get_absolute_url()))
+    token_two = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page_two).group(1)
+    assert two.cookies["csrftoken"].value != token_one
+    strict = Client(enforce_csrf_checks=True)
+    strict.cookies = two.cookies
+    data = {**deal_data(game, "A", B=30), "csrfmiddlewaretoken": token_two}
+    assert strict.post(f"/g/{game.edit_token}/deal/", data).status_code == 302
+    # The saved deal shows at once: the page of the old revision is not served again.
+    page = text(one.get(game.get_absolute_url()))
+    assert page != first
+    assert re.search(r"B.*?<td class=\"num\">30</td>", page)
+
+
+def test_the_game_screen_lists_recent_events_and_all_on_request():
+    client = Client()
+    game = new_game(client, fmt="points", players=("A", "B"))
+    for _ in range(15):
+        post_deal(client, game, "A", B=2)
+    page = text(client.get(game.get_absolute_url()))
+    assert page.count('aria-label="Edit deal') == 12
+    assert "Show all 15 events" in page
+    page = text(client.get(game.get_absolute_url() + "?history=all"))
+    assert page.count('aria-label="Edit deal') == 15
+    assert "Show all" not in page

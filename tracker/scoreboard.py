@@ -56,11 +56,15 @@ def result_text(result):
     return str(result)
 
 
-def history(state):
-    """Every event, newest first, with each player's result and figure after it."""
+RECENT = 12  # events the game screen lists; the rest are one tap away
+
+
+def history(state, limit=None):
+    """The events, newest first (the newest `limit` of them), with each
+    player's result and figure after it."""
     names = [p.name for p in state.players]
     rows = []
-    for row in state.rows:
+    for row in state.rows[-limit:] if limit else state.rows:
         entry = {
             "position": row.index,
             "type": row.type,

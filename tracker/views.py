@@ -4,14 +4,19 @@ Every form posts and redirects back (Post/Redirect/Get) without JavaScript;
 an htmx request gets the re-rendered part of the same template instead.
 """
 
+import hashlib
 import hmac
 from datetime import timedelta
 from decimal import Decimal
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.messages import get_messages
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
@@ -135,9 +140,10 @@ def new_game(request):
     return redirect(game)
 
 
-def _game_context(game, state, can_edit, entry=None, **extra):
+def _game_context(game, state, can_edit, entry=None, all_events=False, **extra):
     if can_edit and entry is None and not state.finished:
         entry = DealEntry(state, state.in_players)
+    limit = None if all_events else scoreboard.RECENT
     fee = Decimal(state.rules.get("entry_fee", "0"))
     return {
         "game": game,
@@ -146,7 +152,9 @@ def _game_context(game, state, can_edit, entry=None, **extra):
         "entry": entry,
         "version": len(state.rows),
         "standings": scoreboard.standings(state),
-        "history": scoreboard.history(state),
+        "history": scoreboard.history(state, limit),
+        "events_hidden": max(0, len(state.rows) - limit) if limit else 0,
+        "all_events": all_events,
         "banner": scoreboard.banner(state),
         "settlement": scoreboard.settlement(state),
         "figure_name": scoreboard.figure_name(state),
@@ -166,18 +174,52 @@ def _show_game(request, game, state, can_edit, status=200, **extra):
     return render(request, "tracker/game.html", context, status=status)
 
 
+# Cached pages hold this in place of the CSRF token, which differs per browser.
+CSRF_SLOT = "csrf-token-of-this-request"
+
+
+def _cached_game_part(request, game, can_edit, part, **extra):
+    """A game page or fragment, rendered once per revision of the history.
+
+    The history is the truth and the revision changes with every change to
+    it, so a page rendered for a revision stays right until the next change
+    (`make bench` shows this is where the time goes). Only the CSRF token
+    differs between browsers: it is put in on the way out.
+    """
+    parts = [part, game.view_key, game.revision, can_edit, request.scheme, request.get_host()]
+    parts += sorted(extra.items())
+    key = "game-html:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+    html = cache.get(key)
+    if html is None:
+        context = _game_context(game, game.state(), can_edit, **extra)
+        context["csrf_token"] = CSRF_SLOT
+        template = "tracker/game.html" if part == "page" else f"tracker/game.html#{part}"
+        html = render_to_string(template, context, request=request)
+        cache.set(key, html)
+    return HttpResponse(html.replace(CSRF_SLOT, get_token(request)))
+
+
+def _game_page(request, game, can_edit):
+    all_events = request.GET.get("history") == "all"
+    if get_messages(request):
+        # A message for this browser only: render afresh, not from the cache.
+        return _show_game(request, game, game.state(), can_edit, all_events=all_events)
+    part = "game" if request.htmx else "page"
+    return _cached_game_part(request, game, can_edit, part, all_events=all_events)
+
+
 @require_GET
 def game(request, token):
     game = _get_game_or_404(token, can_edit=True)
     _remember(request, game, can_edit=True)
-    return _show_game(request, game, game.state(), can_edit=True)
+    return _game_page(request, game, can_edit=True)
 
 
 @require_GET
 def watch(request, token):
     game = _get_game_or_404(token, can_edit=False)
     _remember(request, game, can_edit=False)
-    return _show_game(request, game, game.state(), can_edit=False)
+    return _game_page(request, game, can_edit=False)
 
 
 @require_GET
@@ -221,9 +263,7 @@ def _live(request, game, can_edit):
     if request.GET.get("v") == str(game.revision):
         response = HttpResponse(status=204)
     else:
-        state = game.state()
-        context = _game_context(game, state, can_edit, oob=True)
-        response = render(request, "tracker/game.html#live", context)
+        response = _cached_game_part(request, game, can_edit, "live", oob=True)
     response["Cache-Control"] = "no-store"
     return response
 
