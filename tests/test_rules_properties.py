@@ -47,3 +47,32 @@ def test_a_prefix_scores_the_same_as_the_state_after_that_many_events(generated)
         prefix = rules.replay(fmt, game_rules, players, history[:count], first)
         assert prefix.document() == running.document()
         assert prefix.rows[-1].totals == running.rows[-1].totals
+
+
+BAD_EVENTS = [
+    {"type": "deal", "winner": "Nobody", "results": {}},
+    {"type": "deal", "winner": "Asha", "results": {"Ravi": 1}},
+    {"type": "deal", "winner": "Asha", "results": {"Ravi": "first_drop", "Zed": 5}},
+    {"type": "rejoin", "player": "Zed"},
+    {"type": "split", "method": "custom", "shares": {"Asha": "-1"}},
+    {"type": "split", "method": "sideways"},
+    {"type": "shuffle"},
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(game())
+def test_a_refused_event_leaves_the_state_as_it_was(generated):
+    fmt, game_rules, players, first, history = generated
+    state = rules.replay(fmt, game_rules, players, history, first)
+    before = state.document()
+    rows = len(state.rows)
+    for event in BAD_EVENTS:
+        try:
+            rules.apply(state, event)
+        except rules.RuleError:
+            pass
+        else:  # pragma: no cover - every one of them is refused
+            raise AssertionError(f"accepted {event}")
+        assert state.document() == before
+        assert len(state.rows) == rows

@@ -178,19 +178,24 @@ class Game(models.Model):
         return Game.objects.select_for_update().get(pk=self.pk)
 
     @transaction.atomic
-    def add_event(self, event, made_against=None, names=None):
+    def add_event(self, event, made_against=None, state=None):
         """Append an event after the engine accepts it; returns the new state.
 
         `made_against` is the number of events the form was made against: if
         another phone saved first, StaleHistory is raised and nothing changes,
         so a retried post is recorded once and never on the wrong history.
+        `state`, when given, is this game's state as read at `self.revision`:
+        if the locked row still has that revision the history is unchanged,
+        so the event is checked against that state instead of replaying it all.
         """
         game = self.locked()
-        history = game.history()
-        if made_against is not None and made_against != len(history):
-            raise StaleHistory(len(history))
-        state = game.replay([*history, event], names)
-        Event.from_dict(game, len(history), event).save()
+        if state is None or game.revision != self.revision:
+            state = game.replay()
+        events = len(state.rows)
+        if made_against is not None and made_against != events:
+            raise StaleHistory(events)
+        rules.apply(state, event)  # refuses before it changes anything
+        Event.from_dict(game, events, event).save()
         self.revision = game.bump()
         return state
 

@@ -732,7 +732,11 @@ EVENT_TYPES = ("deal", "rejoin", "split", "end")
 
 
 def apply(state, event):
-    """Apply one event to `state` in place, or raise RuleError and leave it unusable."""
+    """Apply one event to `state` in place, or raise RuleError and leave it unchanged.
+
+    Every check comes before the first change, so a refused event can be
+    tried against the same state again (the web pages rely on it).
+    """
     index = len(state.rows)
     kind = event.get("type") if isinstance(event, dict) else None
     label = kind if kind in EVENT_TYPES else "event"

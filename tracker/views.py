@@ -298,9 +298,8 @@ def add_deal(request, token):
         return _show_game(request, game, state, True, status=422, entry=entry)
     event = entry.event()
     if event is not None:
-        names = [p.name for p in state.players]
         try:
-            new_state = game.add_event(event, made_against=_made_against(request), names=names)
+            new_state = game.add_event(event, _made_against(request), state=state)
         except StaleHistory:
             game.refresh_from_db()
             fresh = game.state()
