@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 
-.PHONY: run test test-sqlite test-postgres lint format check-deploy clean
+.PHONY: run test test-sqlite test-postgres bench lint format check-deploy clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,5 +51,11 @@ test-sqlite: $(VENV)/.installed-test
 test-postgres: $(VENV)/.installed-test
 	BIN=$(BIN) PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh postgres
 
+# Load, growth and page-quality figures (bench/README.md). Installs wrk, chromium and
+# Lighthouse when missing (root). Exits 0 when a target is missed; BENCH_ARGS=--quick to try.
+BENCH_ARGS ?=
+bench: $(VENV)/.installed-test
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
 clean:
-	rm -rf $(VENV) staticfiles test-output
+	rm -rf $(VENV) staticfiles test-output bench/out

@@ -6,6 +6,7 @@ an htmx request gets the re-rendered part of the same template instead.
 
 import hashlib
 import hmac
+import secrets
 from datetime import timedelta
 from decimal import Decimal
 
@@ -21,6 +22,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -175,7 +177,8 @@ def _show_game(request, game, state, can_edit, status=200, **extra):
 
 
 # Cached pages hold this in place of the CSRF token, which differs per browser.
-CSRF_SLOT = "csrf-token-of-this-request"
+# Random per process (the cache is too), so no name a player types can match it.
+CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
 
 
 def _cached_game_part(request, game, can_edit, part, **extra):
@@ -189,6 +192,9 @@ def _cached_game_part(request, game, can_edit, part, **extra):
     parts = [part, game.view_key, game.revision, can_edit, request.scheme, request.get_host()]
     parts += sorted(extra.items())
     key = "game-html:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+    # The game row is read before the events, so a deal saved in between can
+    # be in a page cached under the revision before it; the next poll asks
+    # for the newer revision and corrects it.
     html = cache.get(key)
     if html is None:
         context = _game_context(game, game.state(), can_edit, **extra)
@@ -208,6 +214,7 @@ def _game_page(request, game, can_edit):
     return _cached_game_part(request, game, can_edit, part, all_events=all_events)
 
 
+@gzip_page  # the first load of a game: about 20 KB of HTML, 4 KB compressed
 @require_GET
 def game(request, token):
     game = _get_game_or_404(token, can_edit=True)
@@ -215,6 +222,7 @@ def game(request, token):
     return _game_page(request, game, can_edit=True)
 
 
+@gzip_page
 @require_GET
 def watch(request, token):
     game = _get_game_or_404(token, can_edit=False)
