@@ -415,3 +415,27 @@ def test_card_house_rules_are_kept_only_where_the_table_changed_them():
         rules.normalize_rules("pool", {"hand_count": "some"})
     with pytest.raises(RuleError, match="jokers in sets must be true or false"):
         rules.normalize_rules("deals", {"jokers_in_sets": "no"})
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        ({"entry_fee": "1e-999999999"}, "more decimals than the money unit"),
+        ({"entry_fee": "1e30"}, "at most 1000000"),
+        ({"entry_fee": "NaN"}, "must be an amount"),
+    ],
+)
+def test_money_out_of_all_proportion_is_refused(table, words):
+    with pytest.raises(RuleError, match=words):
+        rules.normalize_rules("pool", table)
+
+
+def test_a_custom_share_out_of_all_proportion_is_refused():
+    history = [{"type": "split", "method": "custom", "shares": {"A": "1e30", "B": "0"}}]
+    with pytest.raises(RuleError, match="share must be at most 1000000"):
+        pool(history, players=("A", "B"), entry_fee="10")
+
+
+def test_names_with_control_characters_are_refused():
+    with pytest.raises(RuleError, match="not a letter"):
+        rules.check_players(["A\x00", "B"])

@@ -30,6 +30,8 @@ def check_name(name, fmt=None, game_rules=None):
     if not isinstance(name, str):
         raise rules.RuleError("the game's name must be text", field="name")
     name = " ".join(name.split())
+    if rules.has_control_characters(name):
+        raise rules.RuleError("the game's name has a character that is not a letter", field="name")
     if len(name) > MAX_NAME_LENGTH:
         raise rules.RuleError(
             f"the game's name is longer than {MAX_NAME_LENGTH} letters", field="name"

@@ -128,6 +128,8 @@ class NewGame:
         except ValueError:
             self.dealer = 0
         self.rules_for = data.get("rules_for", self.key)
+        if self.rules_for not in FORMATS_BY_KEY:
+            self.rules_for = self.key
         self.rule_values = {
             key: (data.get(key) or "").strip()[:MAX_TYPED]
             for key in set().union(*TABLE_RULES.values())

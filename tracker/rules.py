@@ -10,6 +10,7 @@ tests all call `replay` and so refuse the same things with the same words.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -164,11 +165,23 @@ def _money(rules, key, unit):
         raise RuleError(f'{label} must be an amount such as "10" or "0.25"', field=where)
     if amount < 0:
         raise RuleError(f"{label} must not be negative", field=where)
-    if amount > Decimal("1000000"):
-        raise RuleError(f"{label} must be at most 1000000", field=where)
-    if amount % Decimal(unit) != 0:
+    if amount > MAX_MONEY:
+        raise RuleError(f"{label} must be at most {MAX_MONEY}", field=where)
+    if not in_units(amount, Decimal(unit)):
         raise RuleError(f"{label} has more decimals than the money unit {unit}", field=where)
     return str(amount)
+
+
+MAX_MONEY = Decimal(1_000_000)
+
+
+def in_units(amount, unit):
+    """Whether `amount` is a whole number of money units (0.01 or 1).
+
+    By quantizing, not by remainder: 1E-999999999 % 0.01 underflows to 0.
+    Only for amounts already checked to be at most MAX_MONEY.
+    """
+    return amount == amount.quantize(unit)
 
 
 def _choice(rules, key, choices):
@@ -280,6 +293,11 @@ def card_rules(rules):
     return {key: rules.get(key, default) for key, default in CARD_RULES.items()}
 
 
+def has_control_characters(text):
+    """Invisible control characters (U+0000 among them, which PostgreSQL cannot store)."""
+    return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in text)
+
+
 def check_players(players):
     """Seat names: 2 to 10, not blank, unique ignoring case. Returns them trimmed."""
     if not isinstance(players, list):
@@ -297,6 +315,10 @@ def check_players(players):
         if len(name) > MAX_NAME_LENGTH:
             raise RuleError(
                 f"player {seat}'s name is longer than {MAX_NAME_LENGTH} letters", field=where
+            )
+        if has_control_characters(name):
+            raise RuleError(
+                f"player {seat}'s name has a character that is not a letter", field=where
             )
         if name.casefold() in seen:
             raise RuleError(f"{name} is at the table twice: names must differ", field=where)
@@ -605,7 +627,9 @@ def _custom_shares(live, shares, pot, unit):
             raise RuleError("share must be an amount", field=where, player=p.name) from None
         if amount < 0:
             raise RuleError("share must not be negative", field=where, player=p.name)
-        if amount % unit != 0:
+        if amount > MAX_MONEY:
+            raise RuleError(f"share must be at most {MAX_MONEY}", field=where, player=p.name)
+        if not in_units(amount, unit):
             raise RuleError(
                 f"share must be in whole money units of {unit}", field=where, player=p.name
             )

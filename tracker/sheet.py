@@ -96,7 +96,8 @@ KEYS = {
     "first dealer": "first_dealer",
 }
 FORMULA_START = ("=", "+", "-", "@")
-WHOLE = re.compile(r"[+-]?[0-9]+")
+# Up to 12 digits: more than any figure of a game, and safely under int()'s limit.
+WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
 
 
 # ---------------------------------------------------------------- formula guard

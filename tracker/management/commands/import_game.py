@@ -8,6 +8,11 @@ from tracker.models import Game
 from tracker.rules import RuleError
 
 
+def one_line(message):
+    """A message on one line, whatever names or keys it quotes."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
 class Command(BaseCommand):
     help = "Create a game from a game document (shared/docs/game-json.md); '-' reads stdin."
 
@@ -26,6 +31,6 @@ class Command(BaseCommand):
         try:
             game = Game.import_document(document.loads(text))
         except RuleError as error:
-            raise CommandError(str(error)) from None
+            raise CommandError(one_line(str(error))) from None
         line = {"id": game.pk, "edit_url": game.get_absolute_url(), "view_url": game.get_view_url()}
         self.stdout.write(json.dumps(line))
