@@ -80,13 +80,11 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from . import document
-from .rules import RESULT_WORDS, RuleError, money
+from .rules import EVENT_TYPES, RESULT_WORDS, SPLIT_METHODS, RuleError, money
 
 SCHEMA = document.SCHEMA
 FIXED_COLUMNS = ("event", "deal", "dealer", "winner", "detail")
 REQUIRED_FIXED = ("event", "winner", "detail")
-EVENTS = ("deal", "rejoin", "split", "end")
-SPLIT_METHODS = ("drops", "equal", "custom")
 KEYS = {
     "schema": "schema",
     "game": "name",
@@ -405,7 +403,7 @@ def _event_row(table, cells, number):
 
     kind_at = table.fixed["event"]
     kind = cell(kind_at).casefold()
-    if kind not in EVENTS:
+    if kind not in EVENT_TYPES:
         shown = cell(kind_at)
         why = f"{shown!r} is not an event" if shown else "the event is missing"
         raise _refuse(f"{why}: give deal, rejoin, split or end", *named(kind_at))
