@@ -7,10 +7,13 @@ from tracker import document
 from tracker.models import Game
 from tracker.rules import RuleError
 
+# Every character str.splitlines() breaks at, shown as its escape (\n, \u2028, ...).
+ONE_LINE = str.maketrans({c: repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"})
+
 
 def one_line(message):
     """A message on one line, whatever names or keys it quotes."""
-    return message.replace("\r", "\\r").replace("\n", "\\n")
+    return message.translate(ONE_LINE)
 
 
 class Command(BaseCommand):
