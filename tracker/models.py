@@ -78,6 +78,22 @@ class Game(models.Model):
             return None
         return game
 
+    @classmethod
+    def revision_by_link(cls, token, can_edit):
+        """The revision of the game whose link carries `token`, or None: one narrow read."""
+        if not isinstance(token, str) or not 16 <= len(token) <= 64:
+            return None
+        field = "edit" if can_edit else "view"
+        found = (
+            cls.objects.filter(**{f"{field}_key": token_key(token)})
+            .order_by()
+            .values_list(f"{field}_token", "revision")[:1]
+        )
+        for stored, revision in found:
+            if hmac.compare_digest(stored, token):
+                return revision
+        return None
+
     # -- reading
 
     def seat_names(self):

@@ -30,7 +30,7 @@ from . import document, rules, scoreboard, share
 from .calculator import Calculator
 from .chart import running_totals_svg
 from .forms import FORMAT_CHOICES, DealEntry, NewGame, split_shares_typed
-from .models import Game, StaleHistory
+from .models import Game, StaleHistory, token_key
 
 YOUR_GAMES = "games"  # session key: the links this browser has opened
 YOUR_GAMES_KEPT = 30
@@ -181,15 +181,16 @@ def _show_game(request, game, state, can_edit, status=200, **extra):
 CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
 
 
-def _cached_game_part(request, game, can_edit, part, **extra):
+def _cached_game_part(request, token, revision, can_edit, part, game=None, **extra):
     """A game page or fragment, rendered once per revision of the history.
 
     The history is the truth and the revision changes with every change to
     it, so a page rendered for a revision stays right until the next change
     (`make bench` shows this is where the time goes). Only the CSRF token
-    differs between browsers: it is put in on the way out.
+    differs between browsers: it is put in on the way out. A cached part
+    needs only the link and the revision: the game is read on a miss.
     """
-    parts = [part, game.view_key, game.revision, can_edit, request.scheme, request.get_host()]
+    parts = [part, token_key(token), revision, can_edit, request.scheme, request.get_host()]
     parts += sorted(extra.items())
     key = "game-html:" + hashlib.sha256(repr(parts).encode()).hexdigest()
     # The game row is read before the events, so a deal saved in between can
@@ -197,6 +198,7 @@ def _cached_game_part(request, game, can_edit, part, **extra):
     # for the newer revision and corrects it.
     html = cache.get(key)
     if html is None:
+        game = game or _get_game_or_404(token, can_edit)
         context = _game_context(game, game.state(), can_edit, **extra)
         context["csrf_token"] = CSRF_SLOT
         template = "tracker/game.html" if part == "page" else f"tracker/game.html#{part}"
@@ -211,7 +213,10 @@ def _game_page(request, game, can_edit):
         # A message for this browser only: render afresh, not from the cache.
         return _show_game(request, game, game.state(), can_edit, all_events=all_events)
     part = "game" if request.htmx else "page"
-    return _cached_game_part(request, game, can_edit, part, all_events=all_events)
+    token = game.edit_token if can_edit else game.view_token
+    return _cached_game_part(
+        request, token, game.revision, can_edit, part, game, all_events=all_events
+    )
 
 
 @gzip_page  # the first load of a game: about 20 KB of HTML, 4 KB compressed
@@ -255,23 +260,28 @@ def _svg(svg):
 
 @require_GET
 def live(request, token):
-    return _live(request, _get_game_or_404(token, can_edit=True), can_edit=True)
+    return _live(request, token, can_edit=True)
 
 
 @require_GET
 def watch_live(request, token):
-    return _live(request, _get_game_or_404(token, can_edit=False), can_edit=False)
+    return _live(request, token, can_edit=False)
 
 
-def _live(request, game, can_edit):
+def _live(request, token, can_edit):
     """The poll of the scoreboard: 204 while nothing changed, else the new board.
 
-    Only the game row is read to tell; the history is replayed only on change.
+    The unchanged answer is the one asked every two seconds by every phone,
+    so it reads only the revision of the link's game; the game itself, and
+    its history, only when something changed.
     """
-    if request.GET.get("v") == str(game.revision):
+    revision = Game.revision_by_link(token, can_edit)
+    if revision is None:
+        raise Http404("No game has that link.")
+    if request.GET.get("v") == str(revision):
         response = HttpResponse(status=204)
     else:
-        response = _cached_game_part(request, game, can_edit, "live", oob=True)
+        response = _cached_game_part(request, token, revision, can_edit, "live", oob=True)
     response["Cache-Control"] = "no-store"
     return response
 
