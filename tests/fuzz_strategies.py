@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from tracker import document, forms, hand, rules, sheet
 
 from .histories import game as valid_history
+from .histories import valid_result
 
 # ---------------------------------------------------------------- text
 
@@ -193,19 +194,6 @@ def knock_out(fmt, game_rules, players, first, history):
         rules.apply(state, event)
         history.append(event)
     return history
-
-
-def valid_result(draw, state, player):
-    """A result the rules allow for `player` in the next deal: points or a word."""
-    game_rules = state.rules
-    words = ["full_count", "wrong_show"]
-    drops_ok = state.format != "deals" or game_rules["drops_allowed"]
-    most = game_rules.get("max_drops")
-    if drops_ok and (most is None or player.drops_taken < most):
-        words += ["first_drop", "middle_drop"]
-    low = 1 if game_rules["ace_value"] == 1 else 2
-    points = st.one_of(st.just(0), st.integers(low, game_rules["full_count"]))
-    return draw(st.one_of(points, st.sampled_from(words)))
 
 
 # ---------------------------------------------------------------- form fields

@@ -32,7 +32,8 @@ def table(draw):
     return fmt, rules.normalize_rules(fmt, game_rules), NAMES[:count]
 
 
-def _result(draw, state, player):
+def valid_result(draw, state, player):
+    """A result the rules allow for `player` in the next deal: points (more often) or a word."""
     game_rules = state.rules
     words = ["full_count", "wrong_show"]
     drops_ok = state.format != "deals" or game_rules["drops_allowed"]
@@ -65,7 +66,7 @@ def game(draw, max_events=25):
         if kind == "deal":
             playing = state.in_players
             winner = draw(st.sampled_from([p.name for p in playing]))
-            results = {p.name: _result(draw, state, p) for p in playing if p.name != winner}
+            results = {p.name: valid_result(draw, state, p) for p in playing if p.name != winner}
             event = {"type": "deal", "winner": winner, "results": results}
         elif kind == "rejoin":
             event = {"type": "rejoin", "player": draw(st.sampled_from(state.can_rejoin))}
