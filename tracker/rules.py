@@ -713,13 +713,6 @@ def fewest_payments(balances):
 # ---------------------------------------------------------------- replaying
 
 
-def result_points(rules, result):
-    """Points a loser scores for a result: a number, or a drop, full count or wrong show."""
-    if isinstance(result, str):
-        return rules[result]
-    return result
-
-
 def new_game(fmt, rules, players, first_dealer=None):
     """The state before the first deal. Checks the rules and the seats."""
     rules = normalize_rules(fmt, rules)

@@ -3,7 +3,7 @@
 Pure presentation of figures the engine computed: nothing is scored here.
 """
 
-from . import rules
+from .rules import money
 
 SHORT_RESULTS = {
     "first_drop": "First drop",
@@ -11,10 +11,6 @@ SHORT_RESULTS = {
     "full_count": "Full count",
     "wrong_show": "Wrong show",
 }
-
-
-def money(amount):
-    return rules.money(amount)
 
 
 def standings(state):
