@@ -68,28 +68,29 @@ class Game(models.Model):
         return reverse("watch", args=[self.view_token])
 
     @classmethod
+    def _by_link_key(cls, token, can_edit):
+        """(rows found by the link's key, the token field), or (None, None) for no token."""
+        if not isinstance(token, str) or not 16 <= len(token) <= 64:
+            return None, None
+        field = "edit" if can_edit else "view"
+        return cls.objects.filter(**{f"{field}_key": token_key(token)}), f"{field}_token"
+
+    @classmethod
     def by_link(cls, token, can_edit):
         """The game whose edit (or view) link carries `token`, or None."""
-        if not isinstance(token, str) or not 16 <= len(token) <= 64:
-            return None
-        field = "edit" if can_edit else "view"
-        game = cls.objects.filter(**{f"{field}_key": token_key(token)}).first()
-        if game is None or not hmac.compare_digest(getattr(game, f"{field}_token"), token):
+        found, field = cls._by_link_key(token, can_edit)
+        game = found.first() if found is not None else None
+        if game is None or not hmac.compare_digest(getattr(game, field), token):
             return None
         return game
 
     @classmethod
     def revision_by_link(cls, token, can_edit):
         """The revision of the game whose link carries `token`, or None: one narrow read."""
-        if not isinstance(token, str) or not 16 <= len(token) <= 64:
+        found, field = cls._by_link_key(token, can_edit)
+        if found is None:
             return None
-        field = "edit" if can_edit else "view"
-        found = (
-            cls.objects.filter(**{f"{field}_key": token_key(token)})
-            .order_by()
-            .values_list(f"{field}_token", "revision")[:1]
-        )
-        for stored, revision in found:
+        for stored, revision in found.order_by().values_list(field, "revision")[:1]:
             if hmac.compare_digest(stored, token):
                 return revision
         return None
@@ -111,9 +112,15 @@ class Game(models.Model):
         return self.replay()
 
     def as_document(self):
+        return document.write(*self._input_and_state())
+
+    def as_csv(self):
+        return sheet.write_csv(*self._input_and_state())
+
+    def _input_and_state(self):
+        """The input part of the game document, and the state its history replays to."""
         names = self.seat_names()
         history = self.history()
-        state = self.replay(history, names)
         game = {
             "schema": document.SCHEMA,
             "name": self.name,
@@ -123,7 +130,7 @@ class Game(models.Model):
             "first_dealer": names[self.first_dealer - 1],
             "history": [document.clean_event(e) for e in history],
         }
-        return document.write(game, state)
+        return game, self.replay(history, names)
 
     # -- changing
 
@@ -159,11 +166,6 @@ class Game(models.Model):
         """Create a game from the CSV the tracker writes; refusals name the row."""
         game_doc, state = sheet.load_csv(text)
         return cls._store(game_doc, state, created_from)
-
-    def as_csv(self):
-        doc = self.as_document()
-        state = self.replay(doc["history"], doc["players"])
-        return sheet.write_csv(doc, state)
 
     @classmethod
     def _store(cls, game_doc, state, created_from=""):
