@@ -1,0 +1,35 @@
+"""A request body that cannot be read is answered 400, before anything reads it.
+
+Django raises while it parses such a body (a form that says it is not UTF-8,
+too many fields, a broken multipart upload). Left to itself it turns that
+into a 400 whose handler checks CSRF, which parses the body again and raises
+again: a 500. Reading the form here first, inside try, stops that.
+"""
+
+from django.core.exceptions import BadRequest, SuspiciousOperation
+from django.http import QueryDict, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
+from django.shortcuts import render
+from django.utils.datastructures import MultiValueDict
+
+UNREADABLE = (
+    "The form could not be read, so nothing was changed. Forms must be sent as UTF-8; "
+    "go back, reload the page and try again."
+)
+
+
+class UnreadableBody:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        # Runs before any view and before CsrfViewMiddleware.process_view, which
+        # are the first to read the form.
+        if request.method == "POST":
+            try:
+                request.POST  # noqa: B018 (parses the body, or raises)
+            except (BadRequest, SuspiciousOperation, MultiPartParserError, UnreadablePostError):
+                # Nothing may parse it again on the way out.
+                request._post, request._files = QueryDict(), MultiValueDict()
+                return render(request, "400.html", {"reason": UNREADABLE}, status=400)
+        return self.get_response(request)
