@@ -6,6 +6,8 @@ into a 400 whose handler checks CSRF, which parses the body again and raises
 again: a 500. Reading the form here first, inside try, stops that.
 """
 
+import codecs
+
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import QueryDict, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
@@ -26,6 +28,8 @@ class UnreadableBody:
         # Runs before any view and before CsrfViewMiddleware.process_view, which
         # are the first to read the form.
         if request.method == "POST":
+            if request.encoding and _is_utf8(request.encoding):
+                request.encoding = "utf-8"  # "utf8", "UTF-8": the same, as Django spells it
             try:
                 request.POST  # noqa: B018 (parses the body, or raises)
             except (BadRequest, SuspiciousOperation, MultiPartParserError, UnreadablePostError):
@@ -33,3 +37,10 @@ class UnreadableBody:
                 request._post, request._files = QueryDict(), MultiValueDict()
                 return render(request, "400.html", {"reason": UNREADABLE}, status=400)
         return self.get_response(request)
+
+
+def _is_utf8(charset):
+    try:
+        return codecs.lookup(charset).name == "utf-8"
+    except LookupError:
+        return False
