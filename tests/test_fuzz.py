@@ -371,7 +371,8 @@ def game_request(draw, game, state, history):
         return method, f"/g/{t}/event/{quote(where)}/", data, "edit", right
     if kind == "delete":
         where = draw(event_id(history, game.event_ids, deals=False))
-        data = draw(fz.end_form(version))  # the version alone, right or spoilt
+        data = {}
+        fz.put(data, "version", draw(fz.version_field(version)))  # right, stale or garbage
         return "POST", f"/g/{t}/event/{quote(where)}/delete/", data, "delete", right
     if kind == "rejoin":
         return "POST", f"/g/{t}/rejoin/", draw(fz.rejoin_form(state, version)), "rejoin", right
