@@ -444,8 +444,32 @@ def test_case_4_a_body_in_another_charset_is_a_400_on_every_post_endpoint(charse
                 **headers,
             )
             assert answer.status_code == 400, url
-            assert "The form could not be read, so nothing was changed" in text(answer), url
+            assert "could not be read, so nothing was changed: it must be sent as UTF-8" in text(
+                answer
+            ), url
     assert (stored(game), Game.objects.count()) == before
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("application/x-www-form-urlencoded", "&".join(f"f{n}=1" for n in range(1200))),
+        ("application/x-www-form-urlencoded", "version=2&player=" + "R" * 2_700_000),
+        ("multipart/form-data", "no boundary at all"),
+    ],
+    ids=["too-many-fields", "too-big", "no-boundary"],
+)
+def test_other_bodies_that_cannot_be_read_are_a_400(content_type, body):
+    game = pool_game()
+    client = Client(enforce_csrf_checks=True)
+    client.cookies["csrftoken"] = "a" * 32
+    for url in post_endpoints(game):
+        answer = client.generic(
+            "POST", url, body.encode(), content_type=content_type, HTTP_X_CSRFTOKEN="a" * 32
+        )
+        assert answer.status_code == 400, url
+        assert "The form could not be read, so nothing was changed" in text(answer)
+    assert stored(game) == (2, [D1, D2])
 
 
 def test_a_utf8_charset_spelt_another_way_is_read():
@@ -586,3 +610,26 @@ def test_the_notice_names_the_last_change_in_family_words():
     assert (
         views._someone_else(Game.objects.get(pk=game.pk)) == "Someone else just changed the game."
     )
+
+
+def test_a_stale_split_shows_the_split_again_with_the_shares_typed():
+    game = pool_game()  # pot 200: four entry fees of 50
+    phone_a, phone_b = Phone(game), Phone(game)
+    form = phone_a.open(f"/g/{game.edit_token}/split/?method=custom").form("Split as typed")
+    shares = {"s1": "80", "s3": "70", "s4": "50"}  # Asha, Meena, Kiran
+    OTHER_CHANGES["edit"][0](phone_b)
+    after = (3, OTHER_CHANGES["edit"][1])
+    answer = phone_a.submit(form, **shares)
+    assert answer.status_code == 409
+    page = text(answer)
+    assert "Someone else just changed deal 2. Nothing was split" in page
+    assert 'name="s1" inputmode="decimal" size="7" value="80"' in page
+    assert stored(game) == after
+    again = phone_a.submit(Page(answer.content.decode()).form("Split as typed"))
+    assert again.status_code == 302
+    split = {
+        "type": "split",
+        "method": "custom",
+        "shares": {"Asha": "80", "Meena": "70", "Kiran": "50"},
+    }
+    assert stored(game) == (4, [*after[1], split])

@@ -15,8 +15,11 @@ from django.shortcuts import render
 from django.utils.datastructures import MultiValueDict
 
 UNREADABLE = (
-    "The form could not be read, so nothing was changed. Forms must be sent as UTF-8; "
-    "go back, reload the page and try again."
+    "The form could not be read, so nothing was changed: go back, reload the page and try again."
+)
+NOT_UTF8 = (
+    "The form could not be read, so nothing was changed: it must be sent as UTF-8. "
+    "Go back, reload the page and try again."
 )
 
 
@@ -35,7 +38,9 @@ class UnreadableBody:
             except (BadRequest, SuspiciousOperation, MultiPartParserError, UnreadablePostError):
                 # Nothing may parse it again on the way out.
                 request._post, request._files = QueryDict(), MultiValueDict()
-                return render(request, "400.html", {"reason": UNREADABLE}, status=400)
+                utf8 = request.encoding is None or _is_utf8(request.encoding)
+                reason = UNREADABLE if utf8 else NOT_UTF8
+                return render(request, "400.html", {"reason": reason}, status=400)
         return self.get_response(request)
 
 

@@ -527,13 +527,16 @@ def split(request, token):
     game = _get_game_or_404(token, can_edit=True)
     confirmed = request.method == "POST" and "confirm" in request.POST
     version = _made_against(request) if confirmed else None
-    if confirmed and version != game.revision:
+    stale = confirmed and version != game.revision
+    if stale and version is None:
         return _stale(request, game, version)
     state = game.state()
     if not state.can_split:
+        if stale or (confirmed and not _still_at(game, version)):
+            return _stale(request, game, version)
         if request.method == "POST":
             refusal = rules.RuleError("a split needs two or three players still in")
-            return _refused(request, game, refusal, version)
+            return _refused(request, game, refusal)
         raise Http404("This game cannot be split now.")
     data = request.POST if request.method == "POST" else request.GET
     method = data.get("method", "drops")
@@ -544,9 +547,9 @@ def split(request, token):
     try:
         shares = state.split_shares(method, typed)
     except rules.RuleError as refused:
-        if request.method == "POST" or any(typed.values() if typed else []):
+        if (request.method == "POST" and not stale) or any(typed.values() if typed else []):
             error = refused
-    if request.method == "POST" and "confirm" in request.POST and error is None:
+    if confirmed and not stale and error is None:
         event = {"type": "split", "method": method}
         if method == "custom":
             event["shares"] = typed
@@ -557,8 +560,11 @@ def split(request, token):
         except rules.RuleError as refused:
             return _refused(request, game, refused, version)
         return _done(request, game, new_state)
-    if confirmed and not _still_at(game, version):
+    if confirmed and not stale and not _still_at(game, version):
         return _stale(request, game, version)
+    notice = None
+    if stale:  # the pot can still be split: the page again, as typed, on the new score
+        notice = f"{_someone_else(game)} Nothing was split: check the shares and split again."
     context = {
         "game": game,
         "state": state,
@@ -567,10 +573,11 @@ def split(request, token):
         "shares": shares,
         "typed": typed or {},
         "error": error,
+        "notice": notice,
         "version": game.revision,
     }
     template = "tracker/split.html#split-panel" if request.htmx else "tracker/split.html"
-    return render(request, template, context, status=422 if error else 200)
+    return render(request, template, context, status=409 if stale else 422 if error else 200)
 
 
 def _download(game, body, content_type, extension):
