@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tracker import views
-from tracker.models import Game
+from tracker.models import Event, Game, StaleHistory
 
 from .livegunicorn import manage
 from .test_views import HTMX, deal_data
@@ -633,3 +633,20 @@ def test_a_stale_split_shows_the_split_again_with_the_shares_typed():
         "shares": {"Asha": "80", "Meena": "70", "Kiran": "50"},
     }
     assert stored(game) == (4, [*after[1], split])
+
+
+def test_the_model_checks_the_version_under_the_lock_before_the_event():
+    game = points_game([P1, P2])  # revision 2
+    for stale in (1, 3, None):
+        with pytest.raises(StaleHistory):
+            game.add_event({"type": "no such thing"}, stale)
+        with pytest.raises(StaleHistory):
+            game.replace_event(1, {"type": "no such thing"}, stale)
+        with pytest.raises(StaleHistory):
+            game.delete_event(99, stale)
+    assert stored(game) == (2, [P1, P2])
+    with pytest.raises(Event.DoesNotExist):
+        game.delete_event(99, 2)
+    game.replace_event(2, P3, 2)
+    assert stored(game) == (3, [P1, P3])
+    assert Game.objects.get(pk=game.pk).last_change == "changed deal 2"

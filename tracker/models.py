@@ -235,10 +235,10 @@ class Game(models.Model):
         """Correct a past deal; every later event must still be possible.
 
         Raises StaleHistory if the history changed since `made_against`, and
-        Event.DoesNotExist if no event of this game has that id.
+        Event.DoesNotExist if no deal of this game has that id.
         """
         game = self._locked_at(made_against)
-        stored = game.events.get(serial=event_id)
+        stored = game.events.get(serial=event_id, type="deal")
         history = game.history()
         history[stored.position] = event
         state = game.replay(history)
@@ -285,12 +285,12 @@ class Game(models.Model):
 
     def _bump(self, game, change):
         self.revision = game.bump(change)
-        self.last_change = change
+        self.last_change = game.last_change
 
     def bump(self, change=""):
         """Count a change to the history, saying in words what it was."""
         self.revision += 1
-        self.last_change = change
+        self.last_change = change[: Game._meta.get_field("last_change").max_length]
         self.save(update_fields=["revision", "last_change", "updated_at"])
         return self.revision
 
