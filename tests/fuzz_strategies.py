@@ -247,7 +247,7 @@ SEATS_ASIDE = ["0", "11", "12", "99", "-1"]
 
 @st.composite
 def deal_form(draw, state, playing, version):
-    """POST data for /deal/ and /deal/<position>/: a deal of `playing`, or garbage."""
+    """POST data for /deal/ and /event/<id>/ (an edit): a deal of `playing`, or garbage."""
     data = {}
     winner = draw(st.sampled_from(playing)) if playing else None
     if winner is not None:

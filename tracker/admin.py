@@ -11,7 +11,7 @@ class PlayerInline(admin.TabularInline):
 class EventInline(admin.TabularInline):
     model = Event
     extra = 0
-    fields = ["position", "type", "data"]
+    fields = ["position", "serial", "type", "data"]
 
 
 @admin.register(Game)
@@ -25,5 +25,5 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ["game", "position", "type", "created_at"]
+    list_display = ["game", "position", "serial", "type", "created_at"]
     list_filter = ["type"]

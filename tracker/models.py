@@ -46,6 +46,9 @@ class Game(models.Model):
     # Bumped by every change to the history, so a watcher can tell "nothing new"
     # without replaying; it is a version number, not a score.
     revision = models.PositiveIntegerField(default=0)
+    # What the latest change did, in the words a phone whose form went stale is
+    # told ("Someone else just deleted deal 2"): a note about the history, not a figure.
+    last_change = models.CharField(max_length=80, blank=True, default="", editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -101,7 +104,14 @@ class Game(models.Model):
         return [p.name for p in self.players.all()]
 
     def history(self):
-        return [event.as_dict() for event in self.events.all()]
+        """The events as the game document has them.
+
+        Their ids are kept, in the same order, in `self.event_ids`: read in
+        the same query, so a page's Edit and Undo links name the rows it shows.
+        """
+        events = list(self.events.all())
+        self.event_ids = [event.serial for event in events]
+        return [event.as_dict() for event in events]
 
     def replay(self, history=None, names=None):
         names = names if names is not None else self.seat_names()
@@ -182,7 +192,7 @@ class Game(models.Model):
             Player(game=game, seat=seat, name=name) for seat, name in enumerate(names, start=1)
         )
         Event.objects.bulk_create(
-            Event.from_dict(game, position, event)
+            Event.from_dict(game, position, event, serial=position + 1)
             for position, event in enumerate(game_doc["history"])
         )
         return game
@@ -196,69 +206,119 @@ class Game(models.Model):
         return Game.objects.select_for_update().get(pk=self.pk)
 
     @transaction.atomic
-    def add_event(self, event, made_against=None, state=None):
+    def add_event(self, event, made_against, state=None):
         """Append an event after the engine accepts it; returns the new state.
 
-        `made_against` is the number of events the form was made against: if
-        another phone saved first, StaleHistory is raised and nothing changes,
-        so a retried post is recorded once and never on the wrong history.
+        `made_against` is the revision the form was made against: if another
+        phone changed the history first, StaleHistory is raised before the
+        event is looked at and nothing changes, so a retried post is recorded
+        once and never on the wrong history.
         `state`, when given, is this game's state as read at `self.revision`:
         if the locked row still has that revision the history is unchanged,
         so the event is checked against that state instead of replaying it all.
         """
-        game = self.locked()
-        if state is None or game.revision != self.revision:
+        game = self._locked_at(made_against)
+        if state is None or game.revision != self.revision or not hasattr(self, "event_ids"):
             state = game.replay()
-        events = len(state.rows)
-        if made_against is not None and made_against != events:
-            raise StaleHistory(events)
+            ids = game.event_ids
+        else:
+            ids = self.event_ids
         rules.apply(state, event)  # refuses before it changes anything
-        Event.from_dict(game, events, event).save()
-        self.revision = game.bump()
+        serial = game.revision + 1  # revisions only grow: an id is never given twice
+        Event.from_dict(game, len(ids), event, serial=serial).save()
+        self.event_ids = [*ids, serial]
+        self._bump(game, _added(state.rows[-1]))
         return state
 
     @transaction.atomic
-    def replace_event(self, position, event):
-        """Correct a past event; every later one must still be possible."""
-        game = self.locked()
-        stored = game.events.get(position=position)
+    def replace_event(self, event_id, event, made_against):
+        """Correct a past deal; every later event must still be possible.
+
+        Raises StaleHistory if the history changed since `made_against`, and
+        Event.DoesNotExist if no deal of this game has that id.
+        """
+        game = self._locked_at(made_against)
+        stored = game.events.get(serial=event_id, type="deal")
         history = game.history()
-        history[position] = event
+        history[stored.position] = event
         state = game.replay(history)
         stored.fill(event)
         stored.save(update_fields=["type", "data"])
-        self.revision = game.bump()
+        self.event_ids = game.event_ids
+        self._bump(game, f"changed deal {state.rows[stored.position].number}")
         return state
 
     @transaction.atomic
-    def delete_event(self, position):
-        """Delete a past event; the later ones move up and must still be possible."""
-        game = self.locked()
+    def delete_event(self, event_id, made_against):
+        """Delete a past event; the later ones move up and must still be possible.
+
+        Raises StaleHistory if the history changed since `made_against`, and
+        Event.DoesNotExist if no event of this game has that id. The rows
+        after it keep their ids: only their positions move.
+        """
+        game = self._locked_at(made_against)
         events = list(game.events.all())
-        del events[position]
-        state = game.replay([e.as_dict() for e in events])
-        game.events.filter(position__gte=position).delete()
-        moved = [
-            Event(game=game, position=i, type=e.type, data=e.data)
-            for i, e in enumerate(events)
-            if i >= position
-        ]
-        Event.objects.bulk_create(moved)
-        self.revision = game.bump()
+        gone = next((e for e in events if e.serial == event_id), None)
+        if gone is None:
+            raise Event.DoesNotExist(f"no event {event_id}")
+        history = [e.as_dict() for e in events if e is not gone]
+        state = game.replay(history)
+        position = gone.position
+        gone.delete()
+        # Two steps, so no row ever takes a position another still holds
+        # (unique per game, checked row by row on both databases).
+        later = game.events.filter(position__gt=position)
+        far = len(events) + 1
+        later.update(position=models.F("position") + far)
+        game.events.filter(position__gte=far).update(position=models.F("position") - far - 1)
+        self.event_ids = [e.serial for e in events if e is not gone]
+        deals = sum(1 for e in events[: position + 1] if e.type == "deal")
+        self._bump(game, _removed(gone, deals))
         return state
 
-    def bump(self):
+    def _locked_at(self, made_against):
+        """This game locked, if its history is still at revision `made_against`."""
+        game = self.locked()
+        if made_against != game.revision:
+            raise StaleHistory(game)
+        return game
+
+    def _bump(self, game, change):
+        self.revision = game.bump(change)
+        self.last_change = game.last_change
+
+    def bump(self, change=""):
+        """Count a change to the history, saying in words what it was."""
         self.revision += 1
-        self.save(update_fields=["revision", "updated_at"])
+        self.last_change = change[: Game._meta.get_field("last_change").max_length]
+        self.save(update_fields=["revision", "last_change", "updated_at"])
         return self.revision
+
+
+def _added(row):
+    """The last change, in words, after an event was added: "saved deal 5"."""
+    if row.type == "deal":
+        return f"saved deal {row.number}"
+    if row.type == "rejoin":
+        return f"rejoined {row.player}"
+    return "split the pot" if row.type == "split" else "ended the session"
+
+
+def _removed(event, deal_number):
+    if event.type == "deal":
+        return f"deleted deal {deal_number}"
+    if event.type == "rejoin":
+        return f"undid {event.data.get('player')}'s rejoin"
+    return "undid the split" if event.type == "split" else "undid the end of the session"
 
 
 class StaleHistory(Exception):
     """A change made against an older history than the one stored."""
 
-    def __init__(self, events_now):
-        super().__init__(f"the game has {events_now} events now")
-        self.events_now = events_now
+    def __init__(self, game):
+        super().__init__(f"the game is at revision {game.revision} now")
+        self.revision = game.revision
+        self.last_change = game.last_change
 
 
 class Player(models.Model):
@@ -283,6 +343,9 @@ class Event(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     position = models.PositiveIntegerField(help_text="Order in the history, from 0.")
+    serial = models.PositiveIntegerField(
+        help_text="The event's id in its game, in links and forms: never moves, never reused."
+    )
     type = models.CharField(max_length=10, choices=TYPES)
     data = models.JSONField(default=dict, help_text="The event's fields as in the game document.")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -291,14 +354,15 @@ class Event(models.Model):
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="one_event_per_position"),
+            models.UniqueConstraint(fields=["game", "serial"], name="one_event_per_id"),
         ]
 
     def __str__(self):
         return f"{self.type} #{self.position + 1}"
 
     @classmethod
-    def from_dict(cls, game, position, event):
-        stored = cls(game=game, position=position)
+    def from_dict(cls, game, position, event, serial):
+        stored = cls(game=game, position=position, serial=serial)
         stored.fill(event)
         return stored
 

@@ -72,6 +72,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so every header above is still added to its 400; it reads the form
+    # before CsrfViewMiddleware.process_view does (that runs after every __call__).
+    "tracker.middleware.UnreadableBody",
 ]
 
 ROOT_URLCONF = "tracker.urls"

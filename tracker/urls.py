@@ -10,8 +10,9 @@ urlpatterns = [
     path("calculator/", views.calculator, name="calculator"),
     path("g/<str:token>/", views.game, name="game"),
     path("g/<str:token>/deal/", views.add_deal, name="add_deal"),
-    path("g/<str:token>/deal/<int:position>/", views.edit_deal, name="edit_deal"),
-    path("g/<str:token>/event/<int:position>/delete/", views.delete_event, name="delete_event"),
+    # An event is named by its id, which never moves, never by its place in the history.
+    path("g/<str:token>/event/<int:event_id>/", views.edit_deal, name="edit_deal"),
+    path("g/<str:token>/event/<int:event_id>/delete/", views.delete_event, name="delete_event"),
     path("g/<str:token>/rejoin/", views.rejoin, name="rejoin"),
     path("g/<str:token>/count/<int:seat>/", views.count_cards, name="count_cards"),
     path("g/<str:token>/split/", views.split, name="split"),
