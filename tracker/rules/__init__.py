@@ -35,7 +35,7 @@ from .table import (
     check_players,
     has_control_characters,
 )
-from .thirteen import DROPS, RESULT_LABELS, RESULT_WORDS
+from .thirteen import DROPS, RESULT_LABELS, RESULT_WORDS, TYPED_RESULT
 
 RULE_KEYS = {name: spec.rule_keys for name, spec in FORMATS.items()}
 
@@ -56,6 +56,7 @@ __all__ = [
     "RULE_KEYS",
     "RULE_LABELS",
     "SPLIT_METHODS",
+    "TYPED_RESULT",
     "Format",
     "GameState",
     "Player",

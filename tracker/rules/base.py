@@ -30,6 +30,7 @@ class Preset:
     typed_label: str = ""
     placeholder: str = ""
     decimal: bool = False  # the typed rule is an amount, not a whole number
+    initial: str = ""  # what the typed box shows on a fresh form
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ class Format:
     settles = False  # the game screen shows who pays whom
     not_playing = "is not in the tie-breaker"  # why a player not dealt in has no result
     result_noun = "points"  # what a loser's typed figure is called on the deal form
+    result_short = "pts"  # the same, as the box's placeholder
+    missing_result = "type the points or tap a drop"
     deal_prompt = "Tap the winner, then each other player's points or drop"
 
     # -- table rules

@@ -24,7 +24,11 @@ class Points(Thirteen):
     figure_name = "Balance"
     chart_title = "Balances after each deal"
     chart_below_zero = True
-    presets = (Preset("points", "Points", {}, "point_value", "Point value", "1", decimal=True),)
+    presets = (
+        Preset(
+            "points", "Points", {}, "point_value", "Point value", "1", decimal=True, initial="1"
+        ),
+    )
     form_rules = (
         "first_drop",
         "middle_drop",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .base import Format, RuleInput
 from .table import RULE_LABELS, RuleError, choice, whole
 
+TYPED_RESULT = "points"  # a result typed as a number, as the deal form names its kind
 RESULT_WORDS = ("first_drop", "middle_drop", "full_count", "wrong_show")
 DROPS = ("first_drop", "middle_drop")
 CARD_KEYS = ("first_drop", "middle_drop", "full_count", "wrong_show", "ace_value")
