@@ -76,6 +76,8 @@ def clean_event(event):
     for key in ("winner", "results", "rummy", "player", "method", "shares"):
         if key in event:
             out[key] = event[key]
+    if out.get("rummy") is False:  # absent means false (game-json.md)
+        del out["rummy"]
     return out
 
 

@@ -96,8 +96,11 @@ class NewGame:
         self.rules_for = data.get("rules_for", self.key)
         if self.rules_for not in FORMATS_BY_KEY:
             self.rules_for = self.key
+        # A rule not posted at all keeps the default it was filled with (a blank
+        # box is posted, and means "none" for a rule that may be empty).
+        filled = {k: shown(v) for k, v in self._defaults(self.rules_for).items()}
         self.rule_values = {
-            key: (data.get(key) or "").strip()[:MAX_TYPED]
+            key: (data.get(key) or "").strip()[:MAX_TYPED] if key in data else filled.get(key, "")
             for key in set().union(*TABLE_RULES.values())
         }
         # An unticked box is not posted at all: read the boxes only when the

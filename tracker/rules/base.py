@@ -43,6 +43,11 @@ class RuleInput:
     optional: bool = False  # blank means none (null)
 
 
+MONEY_UNIT_INPUT = RuleInput(
+    "choice", "0.01, or 1 for whole rupees", (("0.01", "0.01"), ("1", "1 (whole)"))
+)
+
+
 class Format:
     name = ""
     label = ""

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from . import deals, points, pool
+from . import basic, deals, points, pool
 
 # An ordered mapping, so that tests can draw a format from it (hypothesis samples
 # only from ordered collections).
-FORMATS = OrderedDict((spec.name, spec) for spec in (pool.FORMAT, deals.FORMAT, points.FORMAT))
+FORMATS = OrderedDict(
+    (spec.name, spec) for spec in (pool.FORMAT, deals.FORMAT, points.FORMAT, basic.FORMAT)
+)
 
 # Every preset of the new-game screen, in order: key -> (preset, format).
 PRESETS = {preset.key: (preset, spec) for spec in FORMATS.values() for preset in spec.presets}

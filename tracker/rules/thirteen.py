@@ -6,7 +6,7 @@ of the result words at the table's value); `Thirteen` writes that once.
 
 from __future__ import annotations
 
-from .base import Format, RuleInput
+from .base import MONEY_UNIT_INPUT, Format, RuleInput
 from .table import RULE_LABELS, RuleError, choice, whole
 
 TYPED_RESULT = "points"  # a result typed as a number, as the deal form names its kind
@@ -38,9 +38,7 @@ CARD_INPUTS = {
     "full_count": RuleInput(),
     "wrong_show": RuleInput(),
     "ace_value": RuleInput("whole", "10, or 1", (("10", "10"), ("1", "1"))),
-    "money_unit": RuleInput(
-        "choice", "0.01, or 1 for whole rupees", (("0.01", "0.01"), ("1", "1 (whole)"))
-    ),
+    "money_unit": MONEY_UNIT_INPUT,
     "entry_fee": RuleInput("money"),
 }
 
