@@ -23,7 +23,7 @@ WHOLE_RULES = {key for key, i in _ALL_INPUTS.items() if i.kind == "whole"}
 FLAG_RULES = {key for key, i in _ALL_INPUTS.items() if i.kind == "flag"}
 # The rules typed beside a preset ("Pool, other limit"): read from every form.
 TYPED_RULES = sorted({p.typed for p, _ in rules.PRESETS.values() if p.typed})
-MAX_TYPED = 12  # characters: longer than any figure the rules allow
+MAX_TYPED = 16  # characters: longer than any figure or choice the rules allow ("winner_collects")
 
 
 def format_rules(key, typed=None):

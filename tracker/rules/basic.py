@@ -114,7 +114,7 @@ class Basic(Format):
     def result(self, state, player, count, where):
         if isinstance(count, str):
             raise RuleError(
-                f"{count!r} is not a count: give what the cards left in hand count, "
+                f"{count!r} is not a count: give the points of the cards left in hand, "
                 f"0 to {MAX_COUNT}",
                 field=where,
                 player=player.name,
