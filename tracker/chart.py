@@ -17,8 +17,9 @@ scales to a 360 px phone and up; the height grows with the legend):
   crosses 0 (points balances).
 - `g class="axes"`: the two axis lines, `text class="tick-x"` deal numbers
   along the bottom (`data-value` the deal number), the axis names.
-- pool only: `line class="limit" data-value="LIMIT"`, dashed, at the pool
-  limit, with a label.
+- where the format draws one (`Format.chart_line`: the pool limit, Basic
+  Rummy's target): `line class="limit" data-value="VALUE"`, dashed, with a
+  label.
 - one `polyline class="line" data-player="NAME"` per player, in seat order,
   with a `<title>` holding the name; see `running_totals_svg` for its points.
 - `path class="out" data-player="NAME"`: a cross where a deal put a player
@@ -157,8 +158,8 @@ def running_totals_svg(state, *, title=None):
     new total shows in the next deal's point and as a `class="rejoin"` ring).
     With no deal played there are no lines: the axes, a note and the legend.
 
-    The y range always includes 0, every figure drawn, and in pool the pool
-    limit (drawn as a dashed `class="limit"` line).
+    The y range always includes 0, every figure drawn, and the format's line
+    (the pool limit, basic's target: a dashed `class="limit"` line).
     """
     spec = state.spec
     players = state.players
