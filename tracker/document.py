@@ -17,11 +17,7 @@ INPUT_KEYS = ("schema", "name", "format", "rules", "players", "first_dealer", "h
 
 
 def default_name(fmt, game_rules):
-    if fmt == "pool":
-        return f"Pool {game_rules['pool_limit']}"
-    if fmt == "deals":
-        return f"Deals, best of {game_rules['deal_count']}"
-    return "Points rummy"
+    return rules.FORMATS[fmt].default_name(game_rules)
 
 
 def check_name(name, fmt=None, game_rules=None):
@@ -77,9 +73,11 @@ def read(doc):
 def clean_event(event):
     """An event as the document writes it: its type first, then its fields."""
     out = {"type": event["type"]}
-    for key in ("winner", "results", "player", "method", "shares"):
+    for key in ("winner", "results", "rummy", "player", "method", "shares"):
         if key in event:
             out[key] = event[key]
+    if out.get("rummy") is False:  # absent means false (game-json.md)
+        del out["rummy"]
     return out
 
 

@@ -30,7 +30,7 @@ def token_key(token):
 
 
 class Game(models.Model):
-    FORMATS = [("pool", "Pool"), ("deals", "Deals"), ("points", "Points")]
+    FORMATS = [(name, spec.label) for name, spec in rules.FORMATS.items()]
 
     name = models.CharField(max_length=document.MAX_NAME_LENGTH)
     format = models.CharField(max_length=10, choices=FORMATS)

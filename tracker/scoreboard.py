@@ -1,23 +1,20 @@
 """What the game screen shows, laid out from the engine's state.
 
 Pure presentation of figures the engine computed: nothing is scored here.
+The columns, badges and lines that differ between formats come from the
+game's format object (`state.spec`, see tracker/rules/base.py), so the
+template loops over them and never names a format.
 """
 
-from .rules import money
+from .rules import RESULT_LABELS, money
 
-SHORT_RESULTS = {
-    "first_drop": "First drop",
-    "middle_drop": "Middle drop",
-    "full_count": "Full count",
-    "wrong_show": "Wrong show",
-}
+SHORT_RESULTS = dict(RESULT_LABELS)
 
 
 def standings(state):
     """One line per seat: the figures a family reads at a glance."""
-    leaders = set(state.leaders) if state.deals_played or state.format == "deals" else set()
-    if state.format == "deals" and not state.deals_played:
-        leaders = set()
+    spec = state.spec
+    leaders = set(state.leaders) if state.deals_played else set()
     next_dealer = state.next_dealer
     lines = []
     for p in state.players:
@@ -29,21 +26,28 @@ def standings(state):
             "deals_next": p.name == next_dealer,
             "leader": p.name in leaders and not state.split,
             "winner": p.name == state.winner,
+            "badges": spec.badges(state, p),
         }
-        if state.format == "pool":
-            line["drops_left"] = p.drops_left
-            line["no_drops"] = p.is_in and p.drops_left == 0
-            line["rejoins"] = p.rejoins
-            if state.split:
-                line["share"] = money(state.split[p.name]) if p.name in state.split else None
-        elif state.format == "deals":
-            line["chips"] = p.chips
-            line["tied"] = state.tie_breaker and p in state.tied
-        else:
-            line["balance"] = p.balance
-            line["amount"] = money(state.amount(p))
+        line["cells"] = spec.cells(state, p, line)
+        classes = ["out"] if line["out"] else []
+        classes += ["leader"] if line["leader"] else []
+        classes += spec.row_classes(state, p)
+        classes += ["winner"] if line["winner"] else []
+        line["classes"] = " ".join(classes)
         lines.append(line)
     return lines
+
+
+def layout(state, pot):
+    """The parts of the board that differ between formats, for the template."""
+    spec = state.spec
+    return {
+        "meta": spec.meta(state, pot),
+        "columns": spec.columns(state),
+        "tie_note": spec.tie_breaker_note(state) if state.tie_breaker else None,
+        "settles": spec.settles,
+        "settlement_note": spec.settlement_note(state),
+    }
 
 
 def result_text(result):
@@ -73,6 +77,7 @@ def history(state, limit=None):
             "went_out": row.went_out,
         }
         if row.type == "deal":
+            entry["won_label"] = state.spec.won_label(row)
             entry["cells"] = [
                 {
                     "name": name,
@@ -110,4 +115,4 @@ def settlement(state):
 
 
 def figure_name(state):
-    return {"pool": "Total", "deals": "Chips", "points": "Balance"}[state.format]
+    return state.spec.figure_name

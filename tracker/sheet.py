@@ -26,7 +26,8 @@ key/value rows, a blank row, then the table:
 Key/value rows (the first must be `schema`; keys are read ignoring case):
 
 - `schema`: `rummy-tracker.game/1`.
-- `game`: the game's name. `format`: pool, deals or points.
+- `game`: the game's name. `format`: one of the registry's formats
+  (`tracker.rules.FORMATS`: pool, deals, points, basic).
 - `rules`: the table rules as one JSON object, every rule filled in.
 - `players`: the names in seat order, one a cell.
 - `first dealer`: the first deal's dealer.
@@ -40,21 +41,24 @@ for each player in seat order, then `NAME total` for each player.
   result as entered: a whole number or first_drop, middle_drop, full_count,
   wrong_show. The winner's result cell is blank, and so is the cell of a
   player not in that deal (out of a pool game, or not in a tie-breaker).
-  `detail` notes `tie-breaker` and who went `out:`.
+  `detail` notes `tie-breaker`, `rummy` (a Basic Rummy deal won by going
+  rummy) and who went `out:`, separated by `; `.
 - A rejoin row has the rejoining player's name in `detail`.
 - A split row has the method (drops, equal or custom) in `detail`, blank
   when the history gave none (the engine's default, drops), and each
   player's share of the pot in their result column.
 - An end row (points: the family ended the session) has nothing more.
-- The total columns of every row hold the figure after that event: the
-  pool total, the chips in deals, the balance in points.
+- The total columns of every row hold the figure after that event that
+  the format charts (`Format.figure`): the pool total, the chips in deals,
+  the balance in points, the total in basic.
 
 What `read_csv` reads: the key/value rows, `event`, `winner` and the result
-columns of deal rows, `detail` of rejoin and split rows, and the result
+columns of deal rows (and a `rummy` note in their `detail`), `detail` of
+rejoin and split rows, and the result
 columns of a custom split (the shares, read as decimal strings as the
 document writes money: a share a document gave as a JSON number comes back
 as the same amount written as a string). The rest (deal numbers, dealers, totals, the detail
-of deal rows, the shares of a drops or equal split) is what the tracker
+of deal rows but its `rummy` note, the shares of a drops or equal split) is what the tracker
 worked out: `read_csv` checks the numbers are numbers but otherwise ignores
 them, and `document.read` works them out again from the history. The
 `deal`, `dealer` and total columns may be left out of a hand-made file;
@@ -156,6 +160,8 @@ def write_csv(game_doc, state):
         if kind == "deal":
             number, dealer, winner = row.number, guard(row.dealer), guard(event["winner"])
             notes = ["tie-breaker"] if row.tie_breaker else []
+            if row.rummy:
+                notes.append("rummy")
             if row.went_out:
                 notes.append("out: " + ", ".join(row.went_out))
             detail = "; ".join(notes)
@@ -423,7 +429,10 @@ def _event_row(table, cells, number):
         for name, index in table.results.items():
             if cell(index):
                 results[name] = _result(cell(index), *named(index))
-        return {"type": "deal", "winner": winner, "results": results}
+        event = {"type": "deal", "winner": winner, "results": results}
+        if "rummy" in (note.strip().casefold() for note in detail.split(";")):
+            event["rummy"] = True
+        return event
 
     if winner:
         raise _refuse(f"a {kind} row has no winner: leave it blank", *named(winner_at))

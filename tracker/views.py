@@ -161,6 +161,7 @@ def _game_context(game, state, can_edit, entry=None, all_events=False, **extra):
         "settlement": scoreboard.settlement(state),
         "figure_name": scoreboard.figure_name(state),
         "pot": rules.money(state.pot),
+        **scoreboard.layout(state, rules.money(state.pot)),
         "rejoins": [
             {"name": name, "start": state.rejoin_total(), "pot": rules.money(state.pot + fee)}
             for name in state.can_rejoin
@@ -662,6 +663,8 @@ def count_cards(request, token, seat):
     player = next((p for p in state.in_players if p.seat == seat), None)
     if player is None or state.finished:
         raise Http404("That player is not in this deal.")
+    if not state.spec.calculator:
+        raise Http404("Every card counts in this game: type the count.")
     deal = [game.view_key[:12], state.deals_played + 1]
     kept = request.session.get(WILD_KEPT, [None, None, ""])
     calc = Calculator(request.GET, game.rules, wild=kept[2] if kept[:2] == deal else "")
