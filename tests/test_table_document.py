@@ -158,7 +158,7 @@ def test_an_upload_the_engine_refuses_says_why_beside_the_field_and_changes_noth
     assert response.status_code == 422
     page = text(response)
     assert 'id="file-error"' in page
-    assert "Not imported: Game 2 (Pool with a rejoin): history[0] (rejoin)" in page
+    assert "Not imported: game 2 (Pool with a rejoin): history[0] (rejoin)" in page
     for content in (b"{nope", b"\xff\xfe"):
         upload = SimpleUploadedFile("t.json", content)
         response = client.post(f"/t/{table.edit_token}/upload/", {"file": upload})

@@ -1,5 +1,6 @@
 """The family table's screens, as plain posts (redirect) and as htmx (fragment)."""
 
+import html
 import re
 
 import pytest
@@ -169,3 +170,117 @@ def test_home_lists_the_tables_and_games_this_phone_opened_with_dates():
     page = text(other.get("/"))
     assert table.get_view_url() in page and table.edit_token not in page
     assert Member.objects.count() == 4
+
+
+# ------------------------------------------------------------ bad input
+
+
+def field_error(page, field):
+    """The message shown beside a field: the alert right after it."""
+    match = re.search(rf'<p class="error" id="{field}-error" role="alert">([^<]*)</p>', page)
+    return html.unescape(match.group(1)) if match else None
+
+
+@pytest.mark.parametrize(
+    ("members", "words"),
+    [
+        (["Asha", "Ravi", "asha"], "asha is a member twice: names must differ"),
+        (["Asha"], "A table needs at least 2 members"),
+        ([f"Player {n}" for n in range(31)], "A table has at most 30 members"),
+        (["Asha", "R" * 31], "a name is at most 30 letters"),
+    ],
+)
+def test_a_new_table_with_bad_members_says_why_beside_the_box(members, words):
+    client = Client()
+    for headers in ({}, HTMX):
+        data = {"name": "Nani", "members": "\n".join(members)}
+        response = client.post("/tables/new/", data, **headers)
+        assert response.status_code == 422
+        assert words in field_error(text(response), "members")
+    response = client.post("/tables/new/", {"name": "  ", "members": "Asha\nRavi"})
+    assert field_error(text(response), "name") == "Give the table a name"
+    assert Table.objects.count() == Member.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("RAVI", "RAVI is already a member: names must differ"),
+        ("   ", "Type the member's name"),
+        ("Dev\x00", "the name has a character that is not a letter"),
+    ],
+)
+def test_adding_a_bad_member_says_why_beside_the_box_and_adds_nobody(name, words):
+    client = Client()
+    table = make_table(client)
+    for headers in ({}, HTMX):
+        response = client.post(f"/t/{table.edit_token}/members/", {"name": name}, **headers)
+        assert response.status_code == 422
+        assert words in field_error(text(response), "member")
+    assert table.member_names() == FAMILY
+
+
+def test_a_thirty_first_member_is_refused():
+    client = Client()
+    table = make_table(client, members=[f"Player {n}" for n in range(1, 31)])
+    response = client.post(f"/t/{table.edit_token}/members/", {"name": "Dev"})
+    assert response.status_code == 422
+    assert field_error(text(response), "member") == "A table has at most 30 members"
+    assert len(table.member_names()) == 30
+
+
+def test_a_member_who_sits_in_a_game_cannot_be_removed():
+    client = Client()
+    table = make_table(client)
+    table_game(client, table, ["Asha", "Ravi"])
+    asha = table.members.get(name="Asha")
+    for headers in ({}, HTMX):
+        response = client.post(f"/t/{table.edit_token}/members/{asha.pk}/remove/", **headers)
+        assert response.status_code == 422
+        assert "Asha sits in a game of this table, so stays a member" in text(response)
+    assert table.member_names() == FAMILY
+
+
+def test_a_game_seating_a_non_member_is_refused_and_nothing_is_saved():
+    client = Client()
+    table = make_table(client)
+    other = make_table(client, "Cousins", ["Dev", "Lata"])
+    dev = other.members.get(name="Dev")
+    data = {
+        "format": "pool-101",
+        "rules_for": "pool-101",
+        "seat": [*member_ids(table, "Asha"), dev.pk],
+    }
+    for headers in ({}, HTMX):
+        response = client.post(f"/t/{table.edit_token}/new/", data, **headers)
+        assert response.status_code == 422
+        assert "That seat is not a member of this table" in text(response)
+    # Through the model too: a name that is not a member.
+    from tracker import tables
+    from tracker.models import MemberError
+
+    with pytest.raises(MemberError, match="Dev is not a member of this table"):
+        tables.start_game(table, "pool", {}, ["Asha", "Dev"], "Asha")
+    assert Game.objects.count() == 0
+    # One seat is no game: the engine's words, beside the seats.
+    response = client.post(
+        f"/t/{table.edit_token}/new/", {**data, "seat": member_ids(table, "Asha")}
+    )
+    assert response.status_code == 422
+    assert "A game needs at least 2 players" in text(response)
+    assert Game.objects.count() == 0
+
+
+def test_an_upload_that_is_not_json_is_refused_beside_the_field():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client = Client()
+    table = make_table(client)
+    upload = SimpleUploadedFile("t.json", b'{"schema": "rummy-tracker.table/1", "games": [')
+    response = client.post(f"/t/{table.edit_token}/upload/", {"file": upload})
+    assert response.status_code == 422
+    assert "Not imported: document: not a JSON document" in field_error(text(response), "file")
+    response = client.post("/tables/import/", {"file": SimpleUploadedFile("t.json", b"[]")})
+    assert response.status_code == 422
+    assert "a table document is a JSON object" in field_error(text(response), "import")
+    assert Table.objects.count() == 1 and Game.objects.count() == 0

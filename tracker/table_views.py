@@ -113,9 +113,10 @@ def _upload_error(request):
 
 
 def _message(error):
-    text = getattr(error, "message", None) if isinstance(error, tables.TableError) else str(error)
-    text = text or str(error)
-    return text[0].upper() + text[1:] if text else text
+    """A refusal's words: the table's message, or the engine's with its place."""
+    if isinstance(error, (tables.TableError, MemberError)):
+        return error.message
+    return str(error)
 
 
 # ---------------------------------------------------------------- the table page
