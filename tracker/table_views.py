@@ -124,7 +124,8 @@ def _message(error):
 
 def _page_context(request, table, can_edit, **extra):
     """Everything the table page shows, from one read of the members and the games."""
-    members = table.member_names()
+    rows = list(table.members.all())
+    members = [m.name for m in rows]
     games = tables.games_oldest_first(table)
     found = tables.summaries(games)
     figures = stats.table_stats(members, found)
@@ -146,9 +147,7 @@ def _page_context(request, table, can_edit, **extra):
     return {
         "table": table,
         "can_edit": can_edit,
-        "members": [
-            {"member": m, "seated": m.name.casefold() in seated} for m in table.members.all()
-        ],
+        "members": [{"member": m, "seated": m.name.casefold() in seated} for m in rows],
         "member_count": len(members),
         "wins_height": 40 + 26 * len(members),
         "games": listed if all_games else listed[:GAMES_SHOWN],
