@@ -5,6 +5,8 @@ without JavaScript; an htmx request gets the re-rendered part of the same
 template. The view link (`watch_table`) only reads.
 """
 
+import re
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -326,6 +328,11 @@ def watch_qr_code(request, token):
 # ---------------------------------------------------------------- a new game from the table
 
 
+def _member_id(raw):
+    """A member's number as the form posts it, or None."""
+    return int(raw) if isinstance(raw, str) and re.fullmatch(r"[0-9]{1,12}", raw) else None
+
+
 class TableGame(NewGame):
     """The new-game form with seats picked from the table's members, in their order."""
 
@@ -337,13 +344,10 @@ class TableGame(NewGame):
             self.dealer_id = members[0].pk if members else None
             return
         super().__init__(data)
-        ids = set()
-        for raw in data.getlist("seat")[:200]:
-            if raw.isdigit():
-                ids.add(int(raw))
-        self.chosen = ids
-        self.dealer_id = int(data["dealer"]) if str(data.get("dealer", "")).isdigit() else None
-        self.unknown = bool(ids - {m.pk for m in members})
+        ids = {_member_id(raw) for raw in data.getlist("seat")[:200]}
+        self.chosen = ids - {None}
+        self.dealer_id = _member_id(data.get("dealer"))
+        self.unknown = bool(ids - {m.pk for m in members})  # None: not a member's number
 
     def seats(self):
         names = [m.name for m in self.members if m.pk in self.chosen]
