@@ -284,3 +284,41 @@ def test_an_upload_that_is_not_json_is_refused_beside_the_field():
     assert response.status_code == 422
     assert "a table document is a JSON object" in field_error(text(response), "import")
     assert Table.objects.count() == 1 and Game.objects.count() == 0
+
+
+def test_a_csv_game_uploaded_into_the_table_joins_it():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client = Client()
+    table = make_table(client)
+    game = Game.create("pool", {"entry_fee": "5"}, ["Asha", "Dev"])
+    post_deal(client, game, "Dev", Asha=80)
+    post_deal(client, game, "Dev", Asha=80)
+    csv = client.get(f"/g/{game.edit_token}/game.csv").content
+    response = client.post(
+        f"/t/{table.edit_token}/upload/", {"file": SimpleUploadedFile("g.csv", csv)}
+    )
+    assert response.status_code == 302
+    assert table.member_names() == [*FAMILY, "Dev"]
+    copy = table.games.get()
+    assert copy.as_document() == game.as_document()
+    page = text(client.get(table.get_absolute_url()))
+    # Dev won the pot of 10, having paid 5: +5; Asha -5.
+    assert "<strong>Asha</strong> pays <strong>Dev</strong> 5.00" in page
+
+
+def test_the_table_pages_keep_to_the_security_policy():
+    client = Client()
+    table = make_table(client)
+    table_game(client, table, ["Asha", "Ravi"])
+    urls = ["/tables/new/", table.get_absolute_url(), table.get_view_url()]
+    urls += [f"/t/{table.edit_token}/new/", f"/t/{table.edit_token}/wins.svg"]
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "script-src 'self'" in response["Content-Security-Policy"]
+        assert response["X-Frame-Options"] == "DENY"
+        page = response.content.decode()
+        assert "<style" not in page and ' style="' not in page, url
+        for script in page.split("<script")[1:]:
+            assert script.lstrip().startswith("src="), url

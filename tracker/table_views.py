@@ -16,14 +16,14 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from . import document, rules, stats, tables
 from .forms import FORMAT_CHOICES, NewGame
-from .models import MemberError, Table
+from .models import Game, MemberError, Table
 from .table_chart import money_svg, wins_svg
 from .views import MAX_UPLOAD, TOO_MANY, _client_key, _remember, _svg, _too_many_games
 
 YOUR_TABLES = "tables"  # session key: the table links this browser has opened
 YOUR_TABLES_KEPT = 20
 GAMES_SHOWN = 20  # the newest games listed before "Show all"
-FORMAT_FILTERS = [("pool", "Pool"), ("deals", "Deals"), ("points", "Points")]
+FORMAT_FILTERS = Game.FORMATS  # every format the games can have
 
 
 def _table_or_404(token, can_edit):

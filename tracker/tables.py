@@ -31,12 +31,15 @@ class TableError(ValueError):
 def summaries(games):
     """Each game's `stats.game_summary`, replayed once per revision of its history.
 
-    Keyed by the game's own link key and revision: the revision changes with
-    every change to the history, so a kept summary is right until then. One
+    Keyed by the game's own link key, revision and time of its last change:
+    the revision changes with every change to the history, so a kept summary
+    is right until then. One
     cache read for all games; the games not kept are read (seats and events
     in two queries, however many) and replayed.
     """
-    keys = {g.pk: f"game-summary:{g.edit_key}:{g.revision}" for g in games}
+    keys = {
+        g.pk: f"game-summary:{g.edit_key}:{g.revision}:{g.updated_at.timestamp()}" for g in games
+    }
     found = cache.get_many(list(keys.values()))
     missed = [g for g in games if keys[g.pk] not in found]
     if missed:

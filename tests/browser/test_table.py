@@ -67,6 +67,7 @@ def test_a_family_table_from_start_to_play_again_and_the_view_link(phone, screen
     assert stats_row(page, "Meena") == ["1", "0", "1", "1", "0", "0", "0", "35.00"]
     expect(page.locator("#games li").first).to_contain_text("Points")
     screenshot(page, "-stats")
+    assert not axe.violations(page), axe.report(axe.violations(page))
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
     # Play again the pool game: the same seats, Ravi deals first this time.
