@@ -322,3 +322,14 @@ def test_the_table_pages_keep_to_the_security_policy():
         assert "<style" not in page and ' style="' not in page, url
         for script in page.split("<script")[1:]:
             assert script.lstrip().startswith("src="), url
+
+
+def test_new_tables_per_address_are_limited(settings):
+    settings.GAMES_PER_HOUR = 2
+    client = Client()
+    make_table(client, "One")
+    make_table(client, "Two")
+    response = client.post("/tables/new/", {"name": "Three", "members": "Asha\nRavi"})
+    assert response.status_code == 422
+    assert "Too many new tables from this address" in text(response)
+    assert Table.objects.count() == 2

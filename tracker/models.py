@@ -363,11 +363,15 @@ class Table(models.Model):
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     edit_key = models.CharField(max_length=64, unique=True, editable=False)
     view_key = models.CharField(max_length=64, unique=True, editable=False)
+    created_from = models.CharField(
+        max_length=64, blank=True, editable=False, help_text="Keyed hash of the creator's address."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["created_from", "created_at"], name="table_creations")]
 
     def __str__(self):
         return self.name
@@ -396,7 +400,7 @@ class Table(models.Model):
 
     @classmethod
     @transaction.atomic
-    def start(cls, name, members):
+    def start(cls, name, members, created_from=""):
         """A new table with its members; raises MemberError (nothing saved) when refused."""
         try:
             name = document.check_name(name)
@@ -405,7 +409,7 @@ class Table(models.Model):
         if not name:
             raise MemberError("Give the table a name", "name")
         names = cls.check_members(members)
-        table = cls.objects.create(name=name)
+        table = cls.objects.create(name=name, created_from=created_from)
         Member.objects.bulk_create(
             Member(table=table, name=n, order=i) for i, n in enumerate(names, start=1)
         )

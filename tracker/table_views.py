@@ -6,10 +6,13 @@ template. The view link (`watch_table`) only reads.
 """
 
 import re
+from datetime import timedelta
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -63,6 +66,16 @@ def your_tables(request):
 # ---------------------------------------------------------------- make a table
 
 
+def _too_many_tables(request):
+    """New tables per address per hour are limited as new games are."""
+    since = timezone.now() - timedelta(hours=1)
+    made = Table.objects.filter(created_from=_client_key(request), created_at__gte=since)
+    return made.count() >= settings.GAMES_PER_HOUR
+
+
+TOO_MANY_TABLES = "Too many new tables from this address in the last hour. Try again later."
+
+
 @require_http_methods(["GET", "POST"])
 def new_table(request):
     context = {"name": "", "members": "", "errors": {}}
@@ -71,7 +84,9 @@ def new_table(request):
         typed = (request.POST.get("members") or "")[:5000]
         context.update(name=name, members=typed)
         try:
-            table = Table.start(name, typed.splitlines())
+            if _too_many_tables(request):
+                raise MemberError(TOO_MANY_TABLES, "name")
+            table = Table.start(name, typed.splitlines(), _client_key(request))
         except MemberError as error:
             context["errors"][error.field] = error.message
         else:
@@ -86,7 +101,7 @@ def new_table(request):
 @require_POST
 def import_table(request):
     """A saved table document as a new table with new links."""
-    error = _upload_error(request)
+    error = TOO_MANY_TABLES if _too_many_tables(request) else _upload_error(request)
     table = None
     if error is None:
         try:

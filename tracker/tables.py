@@ -127,7 +127,7 @@ def import_document(doc, created_from="", into=None):
             for game, _ in replayed:
                 known = {n.casefold() for n in names}
                 names += [p for p in game["players"] if p.casefold() not in known]
-            table = Table.start(name, names)
+            table = Table.start(name, names, created_from)
         else:
             table = into.locked()
             table.add_missing_members(Table.check_members(members, "file") if members else [])

@@ -1,4 +1,3 @@
-
 import django.db.models.deletion
 import django.db.models.functions.text
 import tracker.models
@@ -21,11 +20,13 @@ class Migration(migrations.Migration):
                 ('view_token', models.CharField(default=tracker.models.new_token, editable=False, max_length=64, unique=True)),
                 ('edit_key', models.CharField(editable=False, max_length=64, unique=True)),
                 ('view_key', models.CharField(editable=False, max_length=64, unique=True)),
+                ('created_from', models.CharField(blank=True, editable=False, help_text="Keyed hash of the creator's address.", max_length=64)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('updated_at', models.DateTimeField(auto_now=True)),
             ],
             options={
                 'ordering': ['-updated_at'],
+                'indexes': [models.Index(fields=['created_from', 'created_at'], name='table_creations')],
             },
         ),
         migrations.AddField(
