@@ -63,6 +63,10 @@ def test_play_again_keeps_format_rules_and_seats_and_passes_the_first_deal_on():
     game = table_game(client, table, ["Asha", "Meena"], entry_fee="20", dealer="Meena")
     page = text(client.get(table.get_absolute_url()))
     assert "Play again" not in page  # only on finished games
+    response = client.post(f"/t/{table.edit_token}/again/{game.pk}/")
+    assert response.status_code == 422
+    assert "That game is still being played." in text(response)
+    assert Game.objects.count() == 1
     finish_pool(client, game, "Asha", "Meena")
     page = text(client.get(table.get_absolute_url()))
     assert "Finished: Asha won" in page and "Play again" in page
@@ -233,12 +237,23 @@ def test_a_member_who_sits_in_a_game_cannot_be_removed():
     client = Client()
     table = make_table(client)
     table_game(client, table, ["Asha", "Ravi"])
+    # A game imported with a member's name in capitals seats that member too.
+    from tracker import tables
+
+    table.add_member("Zoë")
+    doc = {"schema": "rummy-tracker.game/1", "format": "pool", "players": ["ZOË", "Asha"]}
+    tables.import_game(table, doc)
+    assert table.member_names() == [*FAMILY, "Zoë"]
+    zoe = table.members.get(name="Zoë")
+    response = client.post(f"/t/{table.edit_token}/members/{zoe.pk}/remove/")
+    assert response.status_code == 422
+    assert "Zoë sits in a game of this table, so stays a member" in text(response)
     asha = table.members.get(name="Asha")
     for headers in ({}, HTMX):
         response = client.post(f"/t/{table.edit_token}/members/{asha.pk}/remove/", **headers)
         assert response.status_code == 422
         assert "Asha sits in a game of this table, so stays a member" in text(response)
-    assert table.member_names() == FAMILY
+    assert table.member_names() == [*FAMILY, "Zoë"]
 
 
 def test_a_game_seating_a_non_member_is_refused_and_nothing_is_saved():

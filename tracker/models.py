@@ -460,8 +460,9 @@ class Table(models.Model):
         member = table.members.filter(pk=member_id).first()
         if member is None:
             raise MemberError("That member is not at this table")
-        seated = Player.objects.filter(game__table=table, name__iexact=member.name)
-        if seated.exists():
+        # Compared ignoring case in Python: the database's case rules differ by script.
+        seated = Player.objects.filter(game__table=table).values_list("name", flat=True)
+        if member.name.casefold() in {name.casefold() for name in seated.distinct()}:
             raise MemberError(f"{member.name} sits in a game of this table, so stays a member")
         if table.members.count() <= MIN_MEMBERS:
             raise MemberError(f"A table needs at least {MIN_MEMBERS} members")

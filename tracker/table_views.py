@@ -256,6 +256,8 @@ def play_again(request, token, game):
     previous = table.games.filter(pk=game).first()
     if previous is None:
         raise Http404("No such game at this table.")
+    if tables.summaries([previous])[0]["status"] != "finished":
+        return _after_change(request, table, {"games": "That game is still being played."})
     if _too_many_games(request):
         return _after_change(request, table, {"games": TOO_MANY})
     try:
