@@ -167,6 +167,9 @@ def test_home_lists_the_tables_and_games_this_phone_opened_with_dates():
     game = table_game(client, table, ["Asha", "Ravi"])
     page = text(client.get("/"))
     assert "Your tables" in page and table.get_absolute_url() in page
+    assert re.search(
+        r"Nani&#x27;s table</strong> <span class=\"meta\"><time [^>]*>[^<]+</time> · 1 game<", page
+    )
     assert game.get_absolute_url() in page
     assert page.count("<time datetime=") >= 2
     other = Client()

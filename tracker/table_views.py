@@ -10,6 +10,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
+from django.db.models import Count, Max
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -54,13 +55,16 @@ def your_tables(request):
     if not kept:
         return []
     found = Table.objects.filter(edit_token__in=edit) | Table.objects.filter(view_token__in=view)
-    return [
+    found = found.annotate(last_game=Max("games__updated_at"), game_count=Count("games"))
+    listed = [
         {
             "table": t,
             "url": t.get_absolute_url() if t.edit_token in edit else t.get_view_url(),
+            "when": max(t.updated_at, t.last_game or t.updated_at),
         }
-        for t in found.order_by("-updated_at")
+        for t in found
     ]
+    return sorted(listed, key=lambda item: item["when"], reverse=True)
 
 
 # ---------------------------------------------------------------- make a table
@@ -174,7 +178,6 @@ def _page_context(request, table, can_edit, **extra):
         "format": fmt,
         "formats": FORMAT_FILTERS,
         "stats": figures,
-        "has_money": any(s["money"] is not None for s in found),
         "errors": {},
         "query": _query(show, fmt),
         **extra,
