@@ -858,6 +858,7 @@ def main(argv=None):
         say()
         results["growth"] = growth(games, args.quick)
         hands()
+        results["table"] = __import__("bench.table", fromlist=["measure"]).measure(say, args.quick)
         if args.profile:
             profiles(games, 100 if args.quick else 400)
         connections.close_all()

@@ -392,7 +392,24 @@ def post_endpoints(game):
         reverse("rejoin", args=[t]),
         reverse("split", args=[t]),
         reverse("end_session", args=[t]),
+        reverse("new_table"),
+        reverse("import_table"),
+        *table_post_endpoints(),
         "/admin/login/",
+    ]
+
+
+def table_post_endpoints():
+    from tracker.models import Table
+
+    table = Table.start("Charset table", ["Asha", "Ravi"])
+    t = table.edit_token
+    return [
+        reverse("table_new_game", args=[t]),
+        reverse("add_member", args=[t]),
+        reverse("remove_member", args=[t, table.members.first().pk]),
+        reverse("play_again", args=[t, 1]),
+        reverse("table_upload", args=[t]),
     ]
 
 
@@ -404,7 +421,7 @@ CHARSETS = {
 
 def test_every_post_endpoint_is_in_the_charset_test():
     """Each URL of the app that does not answer a post with 405 is in post_endpoints."""
-    from django.urls import URLPattern, get_resolver, resolve
+    from django.urls import Resolver404, URLPattern, get_resolver, resolve
 
     from .test_sharing import url_for
 
@@ -419,10 +436,14 @@ def test_every_post_endpoint_is_in_the_charset_test():
         else:
             regex = pattern.pattern.regex.pattern
             url = "/" + regex.lstrip("^").rstrip("$").replace("\\Z", "").replace("\\", "")
+        try:
+            resolve(url)
+        except Resolver404:
+            continue  # a pattern whose made-up part does not fit (the table's chart kinds)
         if Client().post(url, {}).status_code != 405:
             taking.add(pattern.name)
     assert taking == listed - {"login"}, taking
-    assert len(taking) == 8
+    assert len(taking) == 15
 
 
 @pytest.mark.parametrize("csrf", [True, False], ids=["csrf-checked", "csrf-exempt-client"])

@@ -531,6 +531,20 @@ ROUTES = {
     "watch_csv": ("/w/{t}/game.csv", "GET"),
     "watch_chart": ("/w/{t}/chart.svg", "GET"),
     "watch_qr": ("/w/{t}/qr.svg", "GET"),
+    # The family table's links: a game's tokens open none of them.
+    "table": ("/t/{t}/", "GET"),
+    "table_new_game": ("/t/{t}/new/", "POST"),
+    "add_member": ("/t/{t}/members/", "POST"),
+    "remove_member": ("/t/{t}/members/1/remove/", "POST"),
+    "play_again": ("/t/{t}/again/1/", "POST"),
+    "table_upload": ("/t/{t}/upload/", "POST"),
+    "table_json": ("/t/{t}/table.json", "GET"),
+    "table_chart": ("/t/{t}/wins.svg", "GET"),
+    "table_qr": ("/t/{t}/qr/edit.svg", "GET"),
+    "watch_table": ("/tw/{t}/", "GET"),
+    "watch_table_json": ("/tw/{t}/table.json", "GET"),
+    "watch_table_chart": ("/tw/{t}/money.svg", "GET"),
+    "watch_table_qr": ("/tw/{t}/qr.svg", "GET"),
 }
 
 

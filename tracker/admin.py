@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Event, Game, Player
+from .models import Event, Game, Member, Player, Table
 
 
 class PlayerInline(admin.TabularInline):
@@ -27,3 +27,16 @@ class GameAdmin(admin.ModelAdmin):
 class EventAdmin(admin.ModelAdmin):
     list_display = ["game", "position", "serial", "type", "created_at"]
     list_filter = ["type"]
+
+
+class MemberInline(admin.TabularInline):
+    model = Member
+    extra = 0
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at", "updated_at"]
+    search_fields = ["name", "members__name"]
+    readonly_fields = ["edit_token", "view_token", "created_at", "updated_at"]
+    inlines = [MemberInline]

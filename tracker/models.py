@@ -9,6 +9,7 @@ import hmac
 import secrets
 
 from django.db import models, transaction
+from django.db.models.functions import Lower
 from django.urls import reverse
 
 from . import document, rules, sheet
@@ -49,6 +50,9 @@ class Game(models.Model):
     # What the latest change did, in the words a phone whose form went stale is
     # told ("Someone else just deleted deal 2"): a note about the history, not a figure.
     last_change = models.CharField(max_length=80, blank=True, default="", editable=False)
+    table = models.ForeignKey(
+        "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -147,7 +151,15 @@ class Game(models.Model):
     @classmethod
     @transaction.atomic
     def create(
-        cls, fmt, table_rules, players, first_dealer=None, name=None, history=(), created_from=""
+        cls,
+        fmt,
+        table_rules,
+        players,
+        first_dealer=None,
+        name=None,
+        history=(),
+        created_from="",
+        table=None,
     ):
         """Make a game after the engine has accepted all of it; raises RuleError."""
         game_doc, state = document.read(
@@ -161,14 +173,14 @@ class Game(models.Model):
                 "history": list(history),
             }
         )
-        return cls._store(game_doc, state, created_from)
+        return cls._store(game_doc, state, created_from, table)
 
     @classmethod
     @transaction.atomic
-    def import_document(cls, doc, created_from=""):
+    def import_document(cls, doc, created_from="", table=None):
         """Create a game from a game document; nothing is created if it is refused."""
         game_doc, state = document.read(doc)
-        return cls._store(game_doc, state, created_from)
+        return cls._store(game_doc, state, created_from, table)
 
     @classmethod
     @transaction.atomic
@@ -178,9 +190,12 @@ class Game(models.Model):
         return cls._store(game_doc, state, created_from)
 
     @classmethod
-    def _store(cls, game_doc, state, created_from=""):
+    def _store(cls, game_doc, state, created_from="", table=None, **kept):
+        """Save a checked game; `kept` carries a backup's tokens and dates."""
         names = game_doc["players"]
         game = cls.objects.create(
+            **kept,
+            table=table,
             created_from=created_from,
             name=game_doc["name"],
             format=game_doc["format"],
@@ -373,3 +388,187 @@ class Event(models.Model):
 
     def as_dict(self):
         return {"type": self.type, **self.data}
+
+
+MAX_MEMBERS = 30
+MIN_MEMBERS = 2
+
+
+class MemberError(ValueError):
+    """A refused change to a table's members, with the form field it belongs beside."""
+
+    def __init__(self, message, field="member"):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def check_member_name(name):
+    """A member's name as a player's name is checked: trimmed, 1 to 30 letters."""
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise MemberError("Type the member's name")
+    if len(name) > rules.MAX_NAME_LENGTH:
+        raise MemberError(f"{name[:30]}…: a name is at most {rules.MAX_NAME_LENGTH} letters")
+    if rules.has_control_characters(name):
+        raise MemberError(f"{name}: the name has a character that is not a letter")
+    return name
+
+
+class Table(models.Model):
+    """A family's table: its members and every game they play from it.
+
+    Its two links are made and looked up exactly as a game's are: random
+    tokens, found by their SHA-256 key and compared in constant time.
+    """
+
+    name = models.CharField(max_length=document.MAX_NAME_LENGTH)
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    edit_key = models.CharField(max_length=64, unique=True, editable=False)
+    view_key = models.CharField(max_length=64, unique=True, editable=False)
+    created_from = models.CharField(
+        max_length=64, blank=True, editable=False, help_text="Keyed hash of the creator's address."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["created_from", "created_at"], name="table_creations")]
+
+    def __str__(self):
+        return self.name
+
+    def save(self, *args, **kwargs):
+        self.edit_key = token_key(self.edit_token)
+        self.view_key = token_key(self.view_token)
+        super().save(*args, **kwargs)
+
+    # The same lookup as a game's links, not a copy of it.
+    _by_link_key = vars(Game)["_by_link_key"]
+    by_link = vars(Game)["by_link"]
+
+    def get_absolute_url(self):
+        return reverse("table", args=[self.edit_token])
+
+    def get_view_url(self):
+        return reverse("watch_table", args=[self.view_token])
+
+    def member_names(self):
+        return [m.name for m in self.members.all()]
+
+    def find_member(self, name):
+        folded = " ".join(str(name).split()).casefold()
+        return next((m for m in self.members.all() if m.name.casefold() == folded), None)
+
+    @classmethod
+    @transaction.atomic
+    def start(cls, name, members, created_from=""):
+        """A new table with its members; raises MemberError (nothing saved) when refused."""
+        try:
+            name = document.check_name(name)
+        except rules.RuleError as error:
+            raise MemberError(error.message[0].upper() + error.message[1:], "name") from None
+        if not name:
+            raise MemberError("Give the table a name", "name")
+        names = cls.check_members(members)
+        table = cls.objects.create(name=name, created_from=created_from)
+        Member.objects.bulk_create(
+            Member(table=table, name=n, order=i) for i, n in enumerate(names, start=1)
+        )
+        return table
+
+    @staticmethod
+    def check_members(members, field="members"):
+        names, seen = [], set()
+        for raw in members:
+            if not str(raw or "").strip():
+                continue  # an empty box of the form is no member
+            try:
+                member = check_member_name(raw)
+            except MemberError as error:
+                raise MemberError(error.message, field) from None
+            if member.casefold() in seen:
+                raise MemberError(f"{member} is a member twice: names must differ", field)
+            seen.add(member.casefold())
+            names.append(member)
+        if len(names) < MIN_MEMBERS:
+            raise MemberError(f"A table needs at least {MIN_MEMBERS} members", field)
+        if len(names) > MAX_MEMBERS:
+            raise MemberError(f"A table has at most {MAX_MEMBERS} members", field)
+        return names
+
+    def locked(self):
+        return Table.objects.select_for_update().get(pk=self.pk)
+
+    @transaction.atomic
+    def add_member(self, name):
+        """Add one member at the end; raises MemberError and saves nothing when refused."""
+        table = self.locked()
+        name = check_member_name(name)
+        members = list(table.members.all())
+        if any(m.name.casefold() == name.casefold() for m in members):
+            raise MemberError(f"{name} is already a member: names must differ")
+        if len(members) >= MAX_MEMBERS:
+            raise MemberError(f"A table has at most {MAX_MEMBERS} members")
+        order = max((m.order for m in members), default=0) + 1
+        member = Member.objects.create(table=table, name=name, order=order)
+        table.save(update_fields=["updated_at"])
+        return member
+
+    @transaction.atomic
+    def remove_member(self, member_id):
+        """Remove a member no game of the table seats."""
+        table = self.locked()
+        member = table.members.filter(pk=member_id).first()
+        if member is None:
+            raise MemberError("That member is not at this table")
+        # Compared ignoring case in Python: the database's case rules differ by script.
+        seated = Player.objects.filter(game__table=table).values_list("name", flat=True)
+        if member.name.casefold() in {name.casefold() for name in seated.distinct()}:
+            raise MemberError(f"{member.name} sits in a game of this table, so stays a member")
+        if table.members.count() <= MIN_MEMBERS:
+            raise MemberError(f"A table needs at least {MIN_MEMBERS} members")
+        member.delete()
+        table.save(update_fields=["updated_at"])
+        return member
+
+    def add_missing_members(self, names):
+        """Add the names that are not members yet (a game imported into the table)."""
+        known = {m.name.casefold() for m in self.members.all()}
+        missing = [n for n in names if n.casefold() not in known]
+        if len(known) + len(missing) > MAX_MEMBERS:
+            raise MemberError(
+                f"Adding {', '.join(missing)} would make more than {MAX_MEMBERS} members", "file"
+            )
+        order = max((m.order for m in self.members.all()), default=0)
+        Member.objects.bulk_create(
+            Member(table=self, name=n, order=order + i) for i, n in enumerate(missing, start=1)
+        )
+        if missing:
+            self._prefetched_objects_cache = {}
+        return missing
+
+    def seat_check(self, names):
+        """Refuse a game that seats someone who is not a member."""
+        known = {m.name.casefold() for m in self.members.all()}
+        for name in names:
+            if name.casefold() not in known:
+                raise MemberError(f"{name} is not a member of this table", "seats")
+
+
+class Member(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(max_length=rules.MAX_NAME_LENGTH)
+    order = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["order"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "order"], name="one_member_per_place"),
+            models.UniqueConstraint(Lower("name"), "table", name="one_member_name_per_table"),
+        ]
+
+    def __str__(self):
+        return self.name

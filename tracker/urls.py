@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import path, re_path
 
+from . import table_views as tv
 from . import views
 
 urlpatterns = [
@@ -28,6 +29,31 @@ urlpatterns = [
     path("w/<str:token>/game.csv", views.download_csv, {"can_edit": False}, name="watch_csv"),
     path("w/<str:token>/chart.svg", views.chart, {"can_edit": False}, name="watch_chart"),
     path("w/<str:token>/qr.svg", views.watch_qr_code, name="watch_qr"),
+    path("tables/new/", tv.new_table, name="new_table"),
+    path("tables/import/", tv.import_table, name="import_table"),
+    path("t/<str:token>/", tv.table_page, name="table"),
+    path("t/<str:token>/new/", tv.new_table_game, name="table_new_game"),
+    path("t/<str:token>/members/", tv.add_member, name="add_member"),
+    path("t/<str:token>/members/<int:member>/remove/", tv.remove_member, name="remove_member"),
+    path("t/<str:token>/again/<int:game>/", tv.play_again, name="play_again"),
+    path("t/<str:token>/upload/", tv.upload, name="table_upload"),
+    path("t/<str:token>/table.json", tv.download, {"can_edit": True}, name="table_json"),
+    re_path(
+        r"^t/(?P<token>[^/]+)/(?P<kind>wins|money)\.svg$",
+        tv.chart,
+        {"can_edit": True},
+        name="table_chart",
+    ),
+    re_path(r"^t/(?P<token>[^/]+)/qr/(?P<kind>edit|view)\.svg$", tv.qr_code, name="table_qr"),
+    path("tw/<str:token>/", tv.watch_table, name="watch_table"),
+    path("tw/<str:token>/table.json", tv.download, {"can_edit": False}, name="watch_table_json"),
+    re_path(
+        r"^tw/(?P<token>[^/]+)/(?P<kind>wins|money)\.svg$",
+        tv.chart,
+        {"can_edit": False},
+        name="watch_table_chart",
+    ),
+    path("tw/<str:token>/qr.svg", tv.watch_qr_code, name="watch_table_qr"),
     path("favicon.ico", views.favicon),
     path("admin/", admin.site.urls),
 ]

@@ -100,7 +100,9 @@ def _your_games(request, show):
 def home(request):
     show = request.GET.get("show", "")
     show = show if show in ("in_progress", "finished") else ""
-    context = {"games": _your_games(request, show), "show": show}
+    from .table_views import your_tables
+
+    context = {"games": _your_games(request, show), "show": show, "tables": your_tables(request)}
     if request.htmx:
         return render(request, "tracker/home.html#your-games", context)
     return render(request, "tracker/home.html", context)
