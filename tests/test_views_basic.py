@@ -35,7 +35,8 @@ def new_basic(client, key="basic-100", players=PLAYERS, **extra):
 
 def deal_data(game, winner, rummy=False, **counts):
     seats = {p.name: p.seat for p in game.players.all()}
-    data = {"winner": str(seats[winner]), "version": str(game.events.count())}
+    revision = Game.objects.values_list("revision", flat=True).get(pk=game.pk)
+    data = {"winner": str(seats[winner]), "version": str(revision)}
     for name, count in counts.items():
         data[f"r{seats[name]}"] = "points"  # the box's kind: a typed figure
         data[f"p{seats[name]}"] = str(count)
@@ -306,7 +307,8 @@ def test_edit_a_deal_to_add_the_rummy_mark_and_delete_it(client):
     assert totals(game)["Meena"] == 46
     # Deleting it leaves no deal.
     delete = re.search(r'action="([^"]+/delete/)"', form).group(1)
-    assert client.post(delete).status_code == 302
+    game.refresh_from_db()
+    assert client.post(delete, {"version": str(game.revision)}).status_code == 302
     assert game.events.count() == 0 and totals(game)["Meena"] == 0
 
 
