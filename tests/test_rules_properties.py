@@ -24,7 +24,11 @@ def test_figures_hold_for_any_history(generated):
             owed[debtor] += amount
             owed[creditor] -= amount
         assert set(owed.values()) <= {Decimal(0)}
-        assert len(state.settlement) < len(players)
+        assert len(state.settlement) < len(state.players)
+        # Everyone ever seated is in the state, joiners included, and at least two stay dealt in.
+        assert [p.seat for p in state.players] == list(range(1, len(state.players) + 1))
+        if not state.finished:
+            assert len(state.in_players) >= 2
     if fmt == "deals":
         assert sum(p.chips for p in state.players) == game_rules["starting_chips"] * len(players)
         assert all(p.chips >= 0 for p in state.players)

@@ -85,7 +85,7 @@ def history(state, limit=None):
                     "played": name == row.winner or name in row.results,
                     "result": result_text(row.results[name]) if name in row.results else "",
                     "points": row.points.get(name),
-                    "after": row.totals[name],
+                    "after": row.totals.get(name),  # None before a joiner sat down
                     "out": name in row.went_out,
                 }
                 for name in names
