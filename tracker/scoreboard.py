@@ -6,7 +6,7 @@ game's format object (`state.spec`, see tracker/rules/base.py), so the
 template loops over them and never names a format.
 """
 
-from .rules import RESULT_LABELS, money
+from .rules import MAX_PLAYERS, RESULT_LABELS, money
 
 SHORT_RESULTS = dict(RESULT_LABELS)
 
@@ -36,6 +36,45 @@ def standings(state):
         line["classes"] = " ".join(classes)
         lines.append(line)
     return lines
+
+
+def seating(state, pot_after_join):
+    """Who may join, sit out, come back or leave now (rules.md "People come and go").
+
+    `joinable`: whether "Add a player" is offered; `join_note` says why not, or
+    what a joiner starts at in pool. `players`: per player the changes offered.
+    """
+    spec = state.spec
+    out = {"joinable": False, "join_note": "", "players": [], "sits_out": spec.sits_out}
+    if state.finished:
+        return out
+    if spec.takes_joins:
+        why = spec.join_refusal(state)
+        if len(state.players) >= MAX_PLAYERS:
+            why = f"a game has at most {MAX_PLAYERS} players"
+        if why:
+            out["join_note"] = f"Nobody can join now: {why}."
+        else:
+            out["joinable"] = True
+            if state.format == "pool":
+                start = spec.join_total(state)
+                out["join_note"] = (
+                    f"A new player starts at {start}; the pot becomes {pot_after_join}."
+                )
+    if spec.sits_out:
+        dealt_in = len(state.in_players)
+        for p in state.players:
+            if p.status == "left":
+                continue
+            out["players"].append(
+                {
+                    "name": p.name,
+                    "away": p.status == "sitting_out",
+                    # At least two must stay dealt in.
+                    "can_go": p.status != "in" or dealt_in > 2,
+                }
+            )
+    return out
 
 
 def layout(state, pot):
@@ -72,6 +111,7 @@ def history(state, limit=None):
             "dealer": row.dealer,
             "winner": row.winner,
             "player": row.player,
+            "after": row.after,
             "start_total": row.start_total,
             "tie_breaker": row.tie_breaker,
             "went_out": row.went_out,
@@ -90,6 +130,10 @@ def history(state, limit=None):
                 }
                 for name in names
             ]
+        elif row.type == "join":
+            seat = f"after {row.after}" if row.after else "at the end of the table"
+            figure = f"{state.spec.figure_name.lower()} {row.totals.get(row.player)}"
+            entry["text"] = f"{row.player} joined, {seat} ({figure})"
         elif row.type == "split":
             entry["method"] = row.results.get("method")
             entry["shares"] = [(name, money(share)) for name, share in row.shares.items()]
