@@ -76,7 +76,7 @@ def test_the_worked_points_session_through_the_screens(client):
     assert "Meena" not in deal and "Dev" in deal  # the deal form shows only those dealt in
     assert "Enter deal 4 <small>Kiran deals</small>" in page
     assert "Meena sits out" in page
-    assert "Meena back in" in page  # her "Back in" button
+    assert "Back in Meena" in page  # her "Back in" button
     play(client, game, "Asha", Ravi=22, Dev=18, Kiran="wrong_show")
     play(client, game, "Kiran", Asha=9, Ravi="first_drop", Dev=40)
     assert balances(game)["Meena"] == -38  # kept while away
@@ -222,7 +222,7 @@ def test_a_sit_out_that_leaves_fewer_than_two_dealt_in_is_refused(client, htmx):
     game = new_game(client, fmt="points", players=("Asha", "Ravi", "Meena"))
     assert post(client, game, "sit-out", player="Meena").status_code == 302
     page = text(client.get(game.get_absolute_url()))
-    assert "Asha sits out" not in page  # no Sit out or Leave button with two left
+    assert "Sit out Asha" not in page  # no Sit out or Leave button with two left
     response = post(client, game, "sit-out", htmx=htmx, player="Asha")
     message = "Asha cannot sit out: at least two players must stay dealt in"
     if htmx:
@@ -240,7 +240,7 @@ def test_a_sit_in_after_a_leave_is_refused(client):
     game = new_game(client, fmt="points", players=("Asha", "Ravi", "Meena"))
     assert post(client, game, "leave", player="Meena").status_code == 302
     page = text(client.get(game.get_absolute_url()))
-    assert "Meena back in" not in page
+    assert "Back in Meena" not in page
     response = post(client, game, "sit-in", player="Meena", htmx=True)
     assert response.status_code == 422
     assert "Meena has left and cannot sit back in" in text(response)

@@ -22,7 +22,8 @@ def standings(state):
             "name": p.name,
             "seat": p.seat,
             "total": p.total,
-            "out": not p.is_in,
+            "out": p.status == "out",  # out of a pool game
+            "away": p.status in ("sitting_out", "left"),  # points: not dealt in, balance kept
             "deals_next": p.name == next_dealer,
             "leader": p.name in leaders and not state.split,
             "winner": p.name == state.winner,
@@ -30,6 +31,7 @@ def standings(state):
         }
         line["cells"] = spec.cells(state, p, line)
         classes = ["out"] if line["out"] else []
+        classes += ["away"] if line["away"] else []
         classes += ["leader"] if line["leader"] else []
         classes += spec.row_classes(state, p)
         classes += ["winner"] if line["winner"] else []
