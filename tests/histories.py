@@ -8,8 +8,8 @@ NAMES = ["Asha", "Ravi", "Meena", "Kiran", "Dev", "Lata", "Om", "Uma", "Zoya", "
 
 
 @st.composite
-def table(draw):
-    fmt = draw(st.sampled_from(rules.FORMATS))
+def table(draw, formats=None):
+    fmt = draw(st.sampled_from(formats or rules.FORMATS))
     if fmt == "pool":
         limit = draw(st.sampled_from([101, 201, 61, 150]))
         game_rules = {
@@ -46,9 +46,9 @@ def valid_result(draw, state, player):
 
 
 @st.composite
-def game(draw, max_events=25):
+def game(draw, max_events=25, formats=None):
     """(format, rules, players, first_dealer, history) of a game the engine accepts."""
-    fmt, game_rules, players = draw(table())
+    fmt, game_rules, players = draw(table(formats))
     first = draw(st.sampled_from(players))
     state = rules.new_game(fmt, game_rules, players, first)
     history = []

@@ -5,13 +5,19 @@ session of tests/examples/13 is played through the screens, and its figures
 are the ones worked out by hand there (see tests/test_people.py).
 """
 
+import html
+import json
 import re
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from tracker import document
 from tracker.models import Event, Game
 
+from .conftest import input_part, load_example, our_example_paths
+from .test_people import IMPORT_REFUSALS
 from .test_views import HTMX, new_game, text
 
 pytestmark = pytest.mark.django_db
@@ -320,3 +326,26 @@ def test_the_new_urls_take_only_posts(client):
     game = Game.create("points", {}, ["A", "B", "C"])
     for what in ("join", "sit-out", "sit-in", "leave"):
         assert client.get(f"/g/{game.edit_token}/{what}/").status_code == 405
+
+
+@pytest.mark.parametrize(("fmt", "players", "history", "words"), IMPORT_REFUSALS)
+def test_the_import_page_refuses_what_the_rules_refuse(client, fmt, players, history, words):
+    doc = {"schema": document.SCHEMA, "format": fmt, "players": players, "history": history}
+    upload = SimpleUploadedFile("game.json", json.dumps(doc).encode(), "application/json")
+    response = client.post("/import/", {"file": upload})
+    assert response.status_code == 422
+    page = text(response)
+    assert "Not imported: history[" in page
+    assert html.escape(words, quote=True) in page
+    assert Game.objects.count() == 0 and Event.objects.count() == 0
+
+
+def test_the_import_page_takes_a_worked_game_with_a_joiner(client):
+    doc = load_example(our_example_paths()[0])
+    upload = SimpleUploadedFile("game.json", json.dumps(input_part(doc)).encode())
+    response = client.post("/import/", {"file": upload})
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.as_document() == doc
+    page = text(client.get(response["Location"]))
+    assert 'Kiran <span class="badge">Left</span>' in page
