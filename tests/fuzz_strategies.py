@@ -331,6 +331,39 @@ def rejoin_form(draw, state, version):
 
 
 @st.composite
+def join_form(draw, state, version):
+    """ "Add a player": a fresh name mostly, sometimes one already seated or a nasty one."""
+    names = [p.name for p in state.players]
+    seated = {n.casefold() for n in names}
+    fresh = [n for n in ("Dev", "Lata", "\u0909\u092e\u093e", "Zoya") if n.casefold() not in seated]
+    name = draw(
+        st.one_of(
+            *[st.sampled_from(fresh or names)] * 3,
+            st.sampled_from(names).map(str.upper),
+            typed_name,
+            st.just(None),
+        )
+    )
+    after = draw(st.one_of(st.just(""), st.sampled_from(names), typed_name, st.just(None)))
+    data = {}
+    put(data, "name", name)
+    put(data, "after", after)
+    put(data, "version", draw(version_field(version)))
+    return data
+
+
+@st.composite
+def seat_form(draw, state, version):
+    """Sit out, back in or leave: a seated player mostly."""
+    names = [p.name for p in state.players]
+    player = draw(st.one_of(*[st.sampled_from(names)] * 3, typed_name, st.just(None)))
+    data = {}
+    put(data, "player", player)
+    put(data, "version", draw(version_field(version)))
+    return data
+
+
+@st.composite
 def end_form(draw, version):
     data = {}
     put(data, "version", draw(version_field(version)))
