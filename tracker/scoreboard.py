@@ -58,11 +58,13 @@ def seating(state, pot_after_join):
             out["join_note"] = f"Nobody can join now: {why}."
         else:
             out["joinable"] = True
-            if state.format == "pool":
-                start = spec.join_total(state)
-                out["join_note"] = (
-                    f"A new player starts at {start}; the pot becomes {pot_after_join}."
-                )
+            # Pool: a joiner starts at H + 1 and pays in; points: balance 0, nothing to say.
+            start = spec.join_total(state)
+            notes = [f"A new player starts at {start}"] if start else []
+            if pot_after_join != money(state.pot):
+                notes.append(f"the pot becomes {pot_after_join}")
+            note = "; ".join(notes)
+            out["join_note"] = note[:1].upper() + note[1:] + "." if note else ""
     if spec.sits_out:
         dealt_in = len(state.in_players)
         for p in state.players:

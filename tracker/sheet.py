@@ -266,7 +266,8 @@ class _Table:
             if key not in wanted:
                 raise _refuse(
                     f"{label!r} is not a column of a game CSV: the columns are "
-                    "event, deal, dealer, winner, detail, then NAME result and NAME total "
+                    "event, deal, dealer, winner, detail, after (when someone joined), "
+                    "then NAME result and NAME total "
                     "for each player in the players row",
                     number,
                     index,
