@@ -349,3 +349,34 @@ def test_the_import_page_takes_a_worked_game_with_a_joiner(client):
     assert game.as_document() == doc
     page = text(client.get(response["Location"]))
     assert 'Kiran <span class="badge">Left</span>' in page
+
+
+def test_undo_of_a_join_a_later_sit_out_needs_is_refused_naming_it(client):
+    game = new_game(client, fmt="points", players=("Asha", "Ravi", "Meena"))
+    assert post(client, game, "sit-out", player="Meena").status_code == 302
+    assert post(client, game, "join", name="Dev").status_code == 302
+    assert post(client, game, "sit-out", player="Ravi").status_code == 302  # Asha and Dev play
+    response = client.post(f"/g/{game.edit_token}/event/1/delete/", **HTMX)
+    assert response.status_code == 422
+    assert (
+        "Not deleted: that would make sit_out (Ravi cannot sit out: at least two players "
+        "must stay dealt in) impossible."
+    ) in text(response)
+    assert game.events.count() == 3
+
+
+def test_correcting_a_deal_before_a_join_shows_only_who_was_dealt_in(client):
+    game = new_game(client, fmt="points", players=("Asha", "Ravi"))
+    play(client, game, "Asha", Ravi=10)
+    assert post(client, game, "join", name="Dev", after="Asha").status_code == 302
+    play(client, game, "Dev", Asha=5, Ravi=7)
+    page = text(client.get(f"/g/{game.edit_token}/deal/0/"))
+    assert "Asha" in page and "Ravi" in page and "Dev" not in page
+    # Deal 1 corrected to 20: the seats of deal 1 (Ravi was seat 2) are the form's.
+    response = client.post(
+        f"/g/{game.edit_token}/deal/0/",
+        {"winner": "1", "r2": "points", "p2": "20", "version": "3"},
+    )
+    assert response.status_code == 302
+    # Asha +20 -5, Ravi -20 -7, Dev +12.
+    assert balances(game) == {"Asha": 15, "Dev": 12, "Ravi": -27}
