@@ -189,6 +189,10 @@ def test_a_join_in_deals_is_refused(client):
     response = post(client, game, "join", htmx=True, name="Dev")
     assert response.status_code == 422
     assert "Dev cannot join: every player&#x27;s chips are fixed" in text(response)
+    # A blank name too is told why nobody joins here, not to type a name in a form not shown.
+    response = post(client, game, "join", htmx=True, name=" ")
+    assert response.status_code == 422
+    assert "A new player cannot join: every player&#x27;s chips are fixed" in text(response)
     assert_nothing_saved(game, 0)
 
 

@@ -396,7 +396,7 @@ def split_shares_typed(state, data):
 
 
 class JoinEntry:
-    """ "Add a player": the new player's name, and the seat they sit after.
+    """The "Add a player" form: the new player's name, and the seat they sit after.
 
     `after` is the name of a seated player, or "" for after the last seat;
     the engine checks both, and its refusal is shown beside the field it names.
@@ -416,8 +416,9 @@ class JoinEntry:
         """(name, label) of each seat a new player may sit after, in seat order."""
         return [(p.name, p.name) for p in self.state.players]
 
-    def event(self):
-        if not self.name.strip():
+    def event(self, check_name=True):
+        """The join for the engine, or None with self.errors filled (a blank name)."""
+        if check_name and not self.name.strip():
             self.errors["name"] = "Type the new player's name"
             return None
         return {"type": "join", "player": self.name, "after": self.after or None}

@@ -410,15 +410,15 @@ def join(request, token):
     game = _get_game_or_404(token, can_edit=True)
     state = game.state()
     entry = JoinEntry(state, data=request.POST)
-    event = entry.event()
+    # When nobody may join now there is no form to show a refusal beside: the
+    # engine says why, as a notice.
+    shown = scoreboard.seating(state, "")["joinable"]
+    event = entry.event(check_name=shown)
     if event is not None:
         try:
             new_state = game.add_event(event, _made_against(request), state=state)
-        except StaleHistory as error:
-            return _refused(request, game, error)
-        except rules.RuleError as error:
-            if not scoreboard.seating(state, "")["joinable"]:
-                # Nobody may join now, so there is no form to show it beside.
+        except (rules.RuleError, StaleHistory) as error:
+            if not shown or isinstance(error, StaleHistory):
                 return _refused(request, game, error)
             entry.add_error(error)
         else:
