@@ -154,14 +154,14 @@ def assert_nothing_saved(game, events):
 @pytest.mark.parametrize("htmx", [False, True])
 def test_a_name_already_at_the_table_is_refused_beside_the_name(client, htmx):
     game = new_game(client, fmt="points", players=("Asha", "Ravi"))
-    response = post(client, game, "join", htmx=htmx, name="ASHA", after="Ravi")
+    response = post(client, game, "join", htmx=htmx, name="asha", after="Ravi")
     assert response.status_code == 422
     page = text(response)
     assert (
-        '<p class="error" id="err-join-name" role="alert">ASHA cannot join: Asha is already '
+        '<p class="error" id="err-join-name" role="alert">asha cannot join: Asha is already '
         "seated in this game, so the new player needs another name</p>"
     ) in page
-    assert 'value="ASHA"' in page  # what was typed stays
+    assert 'value="asha"' in page  # what was typed stays
     assert '<option value="Ravi" selected>' in page
     assert '<details class="confirm add-player" id="add-player" open>' in page
     assert_nothing_saved(game, 0)

@@ -425,5 +425,7 @@ class JoinEntry:
 
     def add_error(self, error):
         where = "after" if error.field == "after" else "name"
-        message = error.message[0].upper() + error.message[1:]
+        message = error.message
+        if not message.startswith(" ".join(self.name.split())):
+            message = message[0].upper() + message[1:]  # never a name as typed: "asha ..."
         self.errors[where] = message
