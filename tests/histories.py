@@ -78,6 +78,15 @@ def game(draw, max_events=25, formats=THIRTEEN):
             choices.append("split")
         if fmt == "points":
             choices.append("end")
+        # People come and go (rules.md): joins in pool and points, sit-outs and leaves in points.
+        joinable = state.spec.takes_joins and len(state.players) < rules.MAX_PLAYERS
+        if joinable and not state.spec.join_refusal(state):
+            choices.append("join")
+        present = [p.name for p in state.players if p.status in ("in", "sitting_out")]
+        if fmt == "points" and len(state.in_players) > 2:
+            choices += ["sit_out", "leave"]
+        if fmt == "points" and any(p.status == "sitting_out" for p in state.players):
+            choices += ["sit_in", "sit_in"]
         kind = draw(st.sampled_from(choices))
         if kind == "deal":
             playing = state.in_players
@@ -90,6 +99,19 @@ def game(draw, max_events=25, formats=THIRTEEN):
             event = {"type": "rejoin", "player": draw(st.sampled_from(state.can_rejoin))}
         elif kind == "split":
             event = {"type": "split", "method": draw(st.sampled_from(["drops", "equal"]))}
+        elif kind == "join":
+            seated = {p.name for p in state.players}
+            name = next(n for n in NAMES if n not in seated)
+            after = draw(st.sampled_from([None, *sorted(seated)]))
+            event = {"type": "join", "player": name, "after": after}
+        elif kind == "sit_out":
+            event = {"type": kind, "player": draw(st.sampled_from(state.in_players)).name}
+        elif kind == "sit_in":
+            away = [p.name for p in state.players if p.status == "sitting_out"]
+            event = {"type": kind, "player": draw(st.sampled_from(away))}
+        elif kind == "leave":
+            # From in, or from sitting out.
+            event = {"type": kind, "player": draw(st.sampled_from(present))}
         else:
             event = {"type": "end"}
         rules.apply(state, event)

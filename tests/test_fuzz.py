@@ -348,6 +348,10 @@ def game_request(draw, game, state, history):
         kinds += ["split"] * 3
     if state.format == "points" and not state.finished:
         kinds += ["end"] * 2
+    if state.spec.takes_joins and not state.finished:
+        kinds += ["join"] * 2
+    if state.spec.sits_out and not state.finished:
+        kinds += ["sit-out", "sit-out", "sit-out", "sit-in", "sit-in", "leave"]
     if state.finished:
         kinds += ["delete"] * 2
     kind = draw(st.sampled_from(kinds))
@@ -355,7 +359,20 @@ def game_request(draw, game, state, history):
     if kind == "wrong-link":
         token = draw(bad_token(game, game.edit_token))
         kind = draw(
-            st.sampled_from(["deal", "edit", "delete", "rejoin", "split", "end", "read", "calc"])
+            st.sampled_from(
+                [
+                    "deal",
+                    "edit",
+                    "delete",
+                    "rejoin",
+                    "split",
+                    "end",
+                    "read",
+                    "calc",
+                    "join",
+                    "leave",
+                ]
+            )
         )
     t = quote(token, safe="")
     right = token == game.edit_token
@@ -382,6 +399,11 @@ def game_request(draw, game, state, history):
         return method, f"/g/{t}/split/", data, "split", right
     if kind == "end":
         return "POST", f"/g/{t}/end/", draw(fz.end_form(version)), "end", right
+    if kind == "join":
+        return "POST", f"/g/{t}/join/", draw(fz.join_form(state, version)), "join", right
+    if kind in ("sit-out", "sit-in", "leave"):
+        data = draw(fz.seat_form(state, version))
+        return "POST", f"/g/{t}/{kind}/", data, kind, right
     if kind == "read":
         # A spoilt link on the edit pages only: the view token is right on a view page.
         path = draw(st.sampled_from([r for r in READS if right or r.startswith("/g/")]))
@@ -519,6 +541,10 @@ ROUTES = {
     "rejoin": ("/g/{t}/rejoin/", "POST"),
     "split": ("/g/{t}/split/", "POST"),
     "end_session": ("/g/{t}/end/", "POST"),
+    "join": ("/g/{t}/join/", "POST"),
+    "sit_out": ("/g/{t}/sit-out/", "POST"),
+    "sit_in": ("/g/{t}/sit-in/", "POST"),
+    "leave": ("/g/{t}/leave/", "POST"),
     "live": ("/g/{t}/live/", "GET"),
     "json": ("/g/{t}/game.json", "GET"),
     "csv": ("/g/{t}/game.csv", "GET"),

@@ -25,7 +25,11 @@ def test_figures_hold_for_any_history(generated):
             owed[debtor] += amount
             owed[creditor] -= amount
         assert set(owed.values()) <= {Decimal(0)}
-        assert len(state.settlement) < len(players)
+        assert len(state.settlement) < len(state.players)
+        # Everyone ever seated is in the state, joiners included, and at least two stay dealt in.
+        assert [p.seat for p in state.players] == list(range(1, len(state.players) + 1))
+        if not state.finished:
+            assert len(state.in_players) >= 2
     if fmt == "deals":
         assert sum(p.chips for p in state.players) == game_rules["starting_chips"] * len(players)
         assert all(p.chips >= 0 for p in state.players)
@@ -50,6 +54,37 @@ def test_a_prefix_scores_the_same_as_the_state_after_that_many_events(generated)
         assert prefix.rows[-1].totals == running.rows[-1].totals
 
 
+@settings(max_examples=200, deadline=None)
+@given(game(max_events=30, formats=["points", "pool"]))
+def test_people_coming_and_going_keep_the_figures_whole(generated):
+    fmt, game_rules, players, first, history = generated
+    state = rules.replay(fmt, game_rules, players, history, first)
+    joined = [e["player"] for e in history if e["type"] == "join"]
+    assert [p.name for p in state.players if p.name not in joined] == players
+    assert sorted(p.name for p in state.players if p.name in joined) == sorted(joined)
+    if fmt == "points":
+        # Balances sum to zero with joins, sit-outs and leaves; who left is still settled.
+        assert sum(p.balance for p in state.players) == 0
+        owed = {p.name: state.amount(p) for p in state.players}
+        for debtor, creditor, amount in state.settlement:
+            owed[debtor] += amount
+            owed[creditor] -= amount
+        assert set(owed.values()) <= {Decimal(0)}
+        away = {p.name for p in state.players if p.status in ("sitting_out", "left")}
+        for row in state.rows:
+            if row.type == "deal":
+                assert row.dealer == row.winner or row.dealer in row.results
+    else:
+        # One entry fee per seat at the start, per joiner and per rejoin in the history.
+        entries = len(players) + len(joined) + sum(e["type"] == "rejoin" for e in history)
+        assert state.pot == Decimal(game_rules["entry_fee"]) * entries
+    if not state.finished:
+        dealer = state.player(state.next_dealer)
+        assert dealer in state.in_players
+        if fmt == "points":
+            assert dealer.name not in away
+
+
 BAD_EVENTS = [
     {"type": "deal", "winner": "Nobody", "results": {}},
     {"type": "deal", "winner": "Asha", "results": {"Ravi": 1}},
@@ -58,6 +93,9 @@ BAD_EVENTS = [
     {"type": "split", "method": "custom", "shares": {"Asha": "-1"}},
     {"type": "split", "method": "sideways"},
     {"type": "shuffle"},
+    {"type": "join", "player": "asha"},
+    {"type": "join", "player": "Zed", "after": "Nobody"},
+    {"type": "sit_in", "player": "Zed"},
 ]
 
 

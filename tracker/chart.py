@@ -127,19 +127,25 @@ def _series(state):
     """Per player the figure at the start and after each deal, and the markers.
 
     Returns (points, outs, rejoins, deals): `points` maps each name to a list
-    of deals + 1 figures; `outs` and `rejoins` are lists of (name, deal, figure).
+    of deals + 1 figures (None for the deals before a joiner sat down); `outs`
+    and `rejoins` are lists of (name, deal, figure).
     """
     names = [p.name for p in state.players]
     start = state.spec.chart_start(state.rules)
-    points = {name: [start] for name in names}
+    joiners = {row.player for row in state.rows if row.type == "join"}
+    points = {name: [start] if name not in joiners else [] for name in names}
     outs, rejoins = [], []
     deals = 0
     for row in state.rows:
-        if row.type == "deal":
+        if row.type == "join":
+            # A joiner's line starts where they sat down: None for the deals before.
+            points[row.player] = [None] * deals + [row.totals[row.player]]
+        elif row.type == "deal":
             deals += 1
             totals = row.totals
             for name in names:
-                points[name].append(totals[name])
+                if points[name]:
+                    points[name].append(totals[name])
             for name in row.went_out:
                 outs.append((name, deals, totals[name]))
         elif row.type == "rejoin":
@@ -154,8 +160,10 @@ def running_totals_svg(state, *, title=None):
     deals, the balance in points. With D deals played, each player's
     `polyline class="line"` has exactly D + 1 points: the start (deal 0: 0 in
     pool and points, the starting chips in deals) and the figure after each
-    deal row, in order. Rejoins, splits and an end add no point (a rejoin's
-    new total shows in the next deal's point and as a `class="rejoin"` ring).
+    deal row, in order. A player who joined after deal J has D + 1 - J: the
+    figure they joined at, drawn at deal J, then one per deal. Rejoins, splits,
+    sit-outs and an end add no point (a rejoin's new total shows in the next
+    deal's point and as a `class="rejoin"` ring).
     With no deal played there are no lines: the axes, a note and the legend.
 
     The y range always includes 0, every figure drawn, and the format's line
@@ -167,7 +175,7 @@ def running_totals_svg(state, *, title=None):
     line = spec.chart_line(state.rules)  # (value, title, label): the pool limit, a target
     limit = line[0] if line else None
 
-    values = [v for series in points.values() for v in series]
+    values = [v for series in points.values() for v in series if v is not None]
     low = min([0, *values])
     high = max([0, *values, *(v for _, _, v in rejoins)])
     if limit is not None:
@@ -309,7 +317,9 @@ def running_totals_svg(state, *, title=None):
         out.append('<g class="lines" fill="none" stroke-width="2" stroke-linejoin="round">')
         for name, series in points.items():
             colour, dash = look(name)
-            coords = " ".join(f"{x},{_num(y_of(v))}" for x, v in zip(xs, series, strict=True))
+            coords = " ".join(
+                f"{x},{_num(y_of(v))}" for x, v in zip(xs, series, strict=True) if v is not None
+            )
             out.append(
                 f'<polyline class="line" data-player="{_attr(name)}" points="{coords}" '
                 f'stroke="{colour}"{dash}><title>{_text(name)}</title></polyline>'

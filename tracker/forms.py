@@ -396,3 +396,39 @@ def split_shares_typed(state, data):
     return {
         p.name: (data.get(f"s{p.seat}") or "").strip()[:MAX_TYPED] for p in state.players if p.is_in
     }
+
+
+class JoinEntry:
+    """The "Add a player" form: the new player's name, and the seat they sit after.
+
+    `after` is the name of a seated player, or "" for after the last seat;
+    the engine checks both, and its refusal is shown beside the field it names.
+    """
+
+    def __init__(self, state, data=None):
+        self.state = state
+        self.errors = {}
+        self.name = ""
+        self.after = ""
+        if data is not None:
+            self.name = (data.get("name") or "")[:100]
+            self.after = (data.get("after") or "")[:100]
+
+    @property
+    def seats(self):
+        """(name, label) of each seat a new player may sit after, in seat order."""
+        return [(p.name, p.name) for p in self.state.players]
+
+    def event(self, check_name=True):
+        """The join for the engine, or None with self.errors filled (a blank name)."""
+        if check_name and not self.name.strip():
+            self.errors["name"] = "Type the new player's name"
+            return None
+        return {"type": "join", "player": self.name, "after": self.after or None}
+
+    def add_error(self, error):
+        where = "after" if error.field == "after" else "name"
+        message = error.message
+        if not message.startswith(" ".join(self.name.split())):
+            message = message[0].upper() + message[1:]  # never a name as typed: "asha ..."
+        self.errors[where] = message

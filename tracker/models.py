@@ -352,9 +352,19 @@ class Player(models.Model):
 
 
 class Event(models.Model):
-    """One thing that happened: a deal and its results, a rejoin, a split, an end."""
+    """One thing that happened: a deal and its results, a rejoin, a split, an end,
+    a player joining, sitting out, coming back in or leaving."""
 
-    TYPES = [("deal", "Deal"), ("rejoin", "Rejoin"), ("split", "Split"), ("end", "End")]
+    TYPES = [
+        ("deal", "Deal"),
+        ("rejoin", "Rejoin"),
+        ("split", "Split"),
+        ("end", "End"),
+        ("join", "Join"),
+        ("sit_out", "Sit out"),
+        ("sit_in", "Back in"),
+        ("leave", "Leave"),
+    ]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     position = models.PositiveIntegerField(help_text="Order in the history, from 0.")

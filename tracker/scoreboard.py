@@ -6,7 +6,7 @@ game's format object (`state.spec`, see tracker/rules/base.py), so the
 template loops over them and never names a format.
 """
 
-from .rules import RESULT_LABELS, money
+from .rules import MAX_PLAYERS, RESULT_LABELS, money
 
 SHORT_RESULTS = dict(RESULT_LABELS)
 
@@ -22,7 +22,8 @@ def standings(state):
             "name": p.name,
             "seat": p.seat,
             "total": p.total,
-            "out": not p.is_in,
+            "out": p.status == "out",  # out of a pool game
+            "away": p.status in ("sitting_out", "left"),  # points: not dealt in, balance kept
             "deals_next": p.name == next_dealer,
             "leader": p.name in leaders and not state.split,
             "winner": p.name == state.winner,
@@ -30,12 +31,54 @@ def standings(state):
         }
         line["cells"] = spec.cells(state, p, line)
         classes = ["out"] if line["out"] else []
+        classes += ["away"] if line["away"] else []
         classes += ["leader"] if line["leader"] else []
         classes += spec.row_classes(state, p)
         classes += ["winner"] if line["winner"] else []
         line["classes"] = " ".join(classes)
         lines.append(line)
     return lines
+
+
+def seating(state, pot_after_join):
+    """Who may join, sit out, come back or leave now (rules.md "People come and go").
+
+    `joinable`: whether "Add a player" is offered; `join_note` says why not, or
+    what a joiner starts at in pool. `players`: per player the changes offered.
+    """
+    spec = state.spec
+    out = {"joinable": False, "join_note": "", "players": [], "sits_out": spec.sits_out}
+    if state.finished:
+        return out
+    if spec.takes_joins:
+        why = spec.join_refusal(state)
+        if len(state.players) >= MAX_PLAYERS:
+            why = f"a game has at most {MAX_PLAYERS} players"
+        if why:
+            out["join_note"] = f"Nobody can join now: {why}."
+        else:
+            out["joinable"] = True
+            # Pool: a joiner starts at H + 1 and pays in; points: balance 0, nothing to say.
+            start = spec.join_total(state)
+            notes = [f"A new player starts at {start}"] if start else []
+            if pot_after_join != money(state.pot):
+                notes.append(f"the pot becomes {pot_after_join}")
+            note = "; ".join(notes)
+            out["join_note"] = note[:1].upper() + note[1:] + "." if note else ""
+    if spec.sits_out:
+        dealt_in = len(state.in_players)
+        for p in state.players:
+            if p.status == "left":
+                continue
+            out["players"].append(
+                {
+                    "name": p.name,
+                    "away": p.status == "sitting_out",
+                    # At least two must stay dealt in.
+                    "can_go": p.status != "in" or dealt_in > 2,
+                }
+            )
+    return out
 
 
 def layout(state, pot):
@@ -72,6 +115,7 @@ def history(state, limit=None):
             "dealer": row.dealer,
             "winner": row.winner,
             "player": row.player,
+            "after": row.after,
             "start_total": row.start_total,
             "tie_breaker": row.tie_breaker,
             "went_out": row.went_out,
@@ -85,11 +129,15 @@ def history(state, limit=None):
                     "played": name == row.winner or name in row.results,
                     "result": result_text(row.results[name]) if name in row.results else "",
                     "points": row.points.get(name),
-                    "after": row.totals[name],
+                    "after": row.totals.get(name),  # None before a joiner sat down
                     "out": name in row.went_out,
                 }
                 for name in names
             ]
+        elif row.type == "join":
+            seat = f"after {row.after}" if row.after else "at the end of the table"
+            figure = f"{state.spec.figure_name.lower()} {row.totals.get(row.player)}"
+            entry["text"] = f"{row.player} joined, {seat} ({figure})"
         elif row.type == "split":
             entry["method"] = row.results.get("method")
             entry["shares"] = [(name, money(share)) for name, share in row.shares.items()]

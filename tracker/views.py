@@ -29,7 +29,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from . import document, rules, scoreboard, share
 from .calculator import Calculator
 from .chart import running_totals_svg
-from .forms import FORMAT_CHOICES, DealEntry, NewGame, split_shares_typed
+from .forms import FORMAT_CHOICES, DealEntry, JoinEntry, NewGame, split_shares_typed
 from .models import Event, Game, StaleHistory, token_key
 
 YOUR_GAMES = "games"  # session key: the links this browser has opened
@@ -144,7 +144,7 @@ def new_game(request):
     return redirect(game)
 
 
-def _game_context(game, state, can_edit, entry=None, all_events=False, **extra):
+def _game_context(game, state, can_edit, entry=None, all_events=False, join_entry=None, **extra):
     if can_edit and entry is None and not state.finished:
         entry = DealEntry(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
@@ -168,6 +168,8 @@ def _game_context(game, state, can_edit, entry=None, all_events=False, **extra):
             {"name": name, "start": state.rejoin_total(), "pot": rules.money(state.pot + fee)}
             for name in state.can_rejoin
         ],
+        "seating": scoreboard.seating(state, rules.money(state.pot + fee)),
+        "join_entry": join_entry or JoinEntry(state),
         **extra,
     }
 
@@ -491,6 +493,65 @@ def rejoin(request, token):
     except rules.RuleError as error:
         return _refused(request, game, error, version)
     return _done(request, game, state)
+
+
+@require_POST
+def join(request, token):
+    """A new player takes a seat between deals: "Add a player"."""
+    game = _get_game_or_404(token, can_edit=True)
+    version = _made_against(request)
+    if version != game.revision:
+        return _stale(request, game, version)
+    state = game.state()
+    entry = JoinEntry(state, data=request.POST)
+    # When nobody may join now there is no form to show a refusal beside: the
+    # engine says why, as a notice.
+    shown = scoreboard.seating(state, "")["joinable"]
+    event = entry.event(check_name=shown)
+    if event is not None:
+        try:
+            new_state = game.add_event(event, version, state=state)
+        except StaleHistory:
+            return _stale(request, game, version)
+        except rules.RuleError as error:
+            if not shown:
+                return _refused(request, game, error, version)
+            if not _still_at(game, version):
+                return _stale(request, game, version)
+            entry.add_error(error)
+        else:
+            return _done(request, game, new_state)
+    return _show_game(request, game, state, True, status=422, join_entry=entry)
+
+
+def _seat_change(request, token, kind):
+    game = _get_game_or_404(token, can_edit=True)
+    version = _made_against(request)
+    if version != game.revision:
+        return _stale(request, game, version)
+    name = request.POST.get("player", "")[:100]
+    try:
+        state = game.add_event({"type": kind, "player": name}, version)
+    except StaleHistory:
+        return _stale(request, game, version)
+    except rules.RuleError as error:
+        return _refused(request, game, error, version)
+    return _done(request, game, state)
+
+
+@require_POST
+def sit_out(request, token):
+    return _seat_change(request, token, "sit_out")
+
+
+@require_POST
+def sit_in(request, token):
+    return _seat_change(request, token, "sit_in")
+
+
+@require_POST
+def leave(request, token):
+    return _seat_change(request, token, "leave")
 
 
 @require_POST

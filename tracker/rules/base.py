@@ -63,6 +63,8 @@ class Format:
     rule_inputs = {}  # key -> RuleInput for the rules this format adds
     settles = False  # the game screen shows who pays whom
     not_playing = "is not in the tie-breaker"  # why a player not dealt in has no result
+    takes_joins = False  # a new player may take a seat mid-game (pool, points)
+    sits_out = False  # players may sit out, come back in and leave (points)
     result_noun = "points"  # what a loser's typed figure is called on the deal form
     result_short = "pts"  # the same, as the box's placeholder
     missing_result = "type the points or tap a drop"
@@ -95,6 +97,21 @@ class Format:
 
     def after_deal(self, state, row):
         """Who is out, whether the game is over, after the deal has been scored."""
+
+    def not_playing_for(self, state, player):
+        """Why `player` is not dealt the next deal ("is out", "sits out")."""
+        return self.not_playing
+
+    def join_refusal(self, state):
+        """Why nobody may join now (after the checks of every format), or None."""
+        return "only pool and points games take a new player mid-game"
+
+    def join_total(self, state):
+        """The total a joiner starts at."""
+        return 0
+
+    def joined(self, state, player):
+        """Set up a joiner's figures (balance, chips) once seated."""
 
     def figure(self, state, player):
         """The figure the history table and chart show after an event."""

@@ -58,6 +58,9 @@ class Deals(Thirteen):
         for p in state.players:
             p.chips = state.rules["starting_chips"]
 
+    def join_refusal(self, state):
+        return "every player's chips are fixed at the start of a deals game"
+
     def drops_off(self, rules):
         return not rules["drops_allowed"]
 

@@ -9,9 +9,19 @@ from __future__ import annotations
 
 from .formats import FORMATS, format_names
 from .state import GameState, Player, Row
-from .table import CARD_RULES, RuleError, check_card_rules, check_players, money_unit
+from .table import (
+    CARD_RULES,
+    MAX_PLAYERS,
+    RuleError,
+    check_card_rules,
+    check_players,
+    check_seat_name,
+    money_unit,
+)
 
-EVENT_TYPES = ("deal", "rejoin", "split", "end")
+EVENT_TYPES = ("deal", "rejoin", "split", "end", "join", "sit_out", "sit_in", "leave")
+# People come and go (rules.md): a seat taken mid-game, a player stepping away or home.
+PRESENCE = {"sit_out": "sitting_out", "sit_in": "in", "leave": "left"}
 
 
 def spec_of(fmt):
@@ -86,8 +96,12 @@ def apply(state, event):
         if not isinstance(event, dict):
             raise RuleError("an event must be an object", field="type")
         if kind not in EVENT_TYPES:
-            raise RuleError("type must be deal, rejoin, split or end", field="type")
-        row = {"deal": _deal, "rejoin": _rejoin, "split": _split, "end": _end}[kind](state, event)
+            raise RuleError(
+                "type must be deal, rejoin, split, end, join, sit_out, sit_in or leave",
+                field="type",
+            )
+        steps = {"deal": _deal, "rejoin": _rejoin, "split": _split, "end": _end, "join": _join}
+        row = steps.get(kind, _presence)(state, event)
     except RuleError as error:
         error.event = index
         error.label = label
@@ -118,7 +132,8 @@ def _deal(state, event):
     if state.player(winner) is None:
         raise RuleError(f"{winner} is not at this table", field="winner")
     if winner not in playing_names:
-        raise RuleError(f"{winner} {spec.not_playing}, so cannot win", field="winner")
+        why = spec.not_playing_for(state, state.player(winner))
+        raise RuleError(f"{winner} {why}, so cannot win", field="winner")
     results = event.get("results")
     if not isinstance(results, dict):
         raise RuleError("results must give every loser's result", field="results")
@@ -135,7 +150,7 @@ def _deal(state, event):
             )
         if name not in playing_names:
             raise RuleError(
-                f"{name} {spec.not_playing} and has no result",
+                f"{name} {spec.not_playing_for(state, state.player(name))} and has no result",
                 field=f"results.{name}",
                 player=name,
             )
@@ -207,3 +222,87 @@ def _end(state, event):
     state.ended = True
     state.status = "finished"
     return Row(index=0, type="end")
+
+
+def _join(state, event):
+    """A new player takes a seat between deals (rules.md, "People come and go")."""
+    spec = state.spec
+    _extra_keys(event, ("player", "after"))
+    name = event.get("player")
+    shown = name if isinstance(name, str) and name.strip() else "A new player"
+    if not spec.takes_joins:
+        raise RuleError(f"{shown} cannot join: {spec.join_refusal(state)}", field="type")
+    if state.finished:
+        raise RuleError(f"{shown} cannot join: the game is over", field="type")
+    if not isinstance(name, str) or not name.strip():
+        raise RuleError("name the player who joins", field="player")
+    name = check_seat_name(name, "the new player", "player")
+    for p in state.players:
+        if p.name.casefold() == name.casefold():
+            raise RuleError(
+                f"{name} cannot join: {p.name} is already seated in this game, "
+                "so the new player needs another name",
+                field="player",
+            )
+    if len(state.players) >= MAX_PLAYERS:
+        raise RuleError(
+            f"{name} cannot join: a game has at most {MAX_PLAYERS} players, "
+            "those who are out or gone included",
+            field="player",
+        )
+    after = event.get("after")
+    if after is not None and (not isinstance(after, str) or state.player(after) is None):
+        raise RuleError(
+            f"after must name a player seated at this table, not {after!r}", field="after"
+        )
+    why = spec.join_refusal(state)
+    if why:
+        raise RuleError(f"{name} cannot join: {why}", field="player")
+    start = spec.join_total(state)
+    dealer = state.players[state.last_dealer - 1].name if state.last_dealer else None
+    where = state.players.index(state.player(after)) + 1 if after else len(state.players)
+    state.players.insert(where, Player(name=name, seat=0, total=start))
+    # Seats are numbered 1..n in the final order; the rotation goes on from the same dealer.
+    for seat, p in enumerate(state.players, start=1):
+        p.seat = seat
+    if dealer is not None:
+        state.last_dealer = state.player(dealer).seat
+    spec.joined(state, state.player(name))
+    return Row(index=0, type="join", player=name, after=after, start_total=start)
+
+
+def _presence(state, event):
+    """sit_out, sit_in, leave: points only (rules.md, "People come and go")."""
+    spec = state.spec
+    kind = event["type"]
+    _extra_keys(event, ("player",))
+    if not spec.sits_out:
+        raise RuleError(
+            f"players sit out, come back in and leave only in points, not in {spec.name}",
+            field="type",
+        )
+    if state.finished:
+        raise RuleError("the session has ended", field="type")
+    name = event.get("player")
+    if not isinstance(name, str) or not name:
+        raise RuleError("name the player", field="player")
+    p = state.player(name)
+    if p is None:
+        raise RuleError(f"{name} is not at this table", field="player")
+    if p.status == "left":
+        if kind == "sit_in":
+            why = f"{name} has left and cannot sit back in (they can join again under another name)"
+        else:
+            why = f"{name} has already left"
+        raise RuleError(why, field="player")
+    if kind == "sit_out" and p.status == "sitting_out":
+        raise RuleError(f"{name} already sits out", field="player")
+    if kind == "sit_in" and p.status == "in":
+        raise RuleError(f"{name} is already in", field="player")
+    if kind in ("sit_out", "leave") and p.is_in and len(state.in_players) - 1 < 2:
+        verb = "sit out" if kind == "sit_out" else "leave"
+        raise RuleError(
+            f"{name} cannot {verb}: at least two players must stay dealt in", field="player"
+        )
+    p.status = PRESENCE[kind]
+    return Row(index=0, type=kind, player=name)

@@ -20,6 +20,8 @@ class Points(Thirteen):
         "money_unit",
     )  # fmt: skip
     ends_by_family = True
+    takes_joins = True
+    sits_out = True
     settles = True
     figure_name = "Balance"
     chart_title = "Balances after each deal"
@@ -45,6 +47,12 @@ class Points(Thirteen):
 
     def default_name(self, rules):
         return "Points rummy"
+
+    def not_playing_for(self, state, player):
+        return "has left" if player.status == "left" else "sits out"
+
+    def join_refusal(self, state):
+        return None  # a joiner starts at balance 0
 
     def pay(self, state, loser, winner, value):
         loser.balance -= value
@@ -87,6 +95,13 @@ class Points(Thirteen):
 
     def columns(self, state):
         return ["Balance", "Amount"]
+
+    def badges(self, state, player):
+        if player.status == "sitting_out":
+            return [("Sits out", "")]
+        if player.status == "left":
+            return [("Left", "")]
+        return []
 
     def cells(self, state, player, line):
         sign = "+" if player.balance > 0 else ""

@@ -49,6 +49,7 @@ class Pool(Thirteen):
     )  # fmt: skip
     min_first_drop = 1
     not_playing = "is out"
+    takes_joins = True
     presets = (
         Preset("pool-101", "Pool 101", {"pool_limit": 101}),
         Preset("pool-201", "Pool 201", {"pool_limit": 201}),
@@ -147,6 +148,7 @@ class Pool(Thirteen):
         return [p.name for p in live if p.total == best]
 
     def pot(self, state):
+        # Players at the start, joiners (each in state.players) and rejoins.
         entries = len(state.players) + sum(p.rejoins for p in state.players)
         return Decimal(state.rules["entry_fee"]) * entries
 
@@ -163,9 +165,23 @@ class Pool(Thirteen):
         limit = state.rules["max_rejoins"]
         if limit is not None and p.rejoins >= limit:
             return f"{name} has rejoined {p.rejoins} times, the most this table allows"
+        return self._entry_refusal(state, "a rejoin", f"{name} would start")
+
+    def join_refusal(self, state):
+        # A joiner comes in exactly as a rejoiner would; max_rejoins does not limit joins.
+        if not state.rules["rejoin"]:
+            return "rejoins are off at this table, so nobody joins mid-game"
+        return self._entry_refusal(state, "a join", "they would start")
+
+    def join_total(self, state):
+        """H + 1, or 0 before the first deal."""
+        return state.rejoin_total() if state.deals_played else 0
+
+    def _entry_refusal(self, state, what, who_starts):
+        """What a rejoin and a join both need: two still in, H at most the cutoff."""
         start = state.rejoin_total()
         if start is None:
-            return "a rejoin needs at least two players still in"
+            return f"{what} needs at least two players still in"
         high = start - 1
         if high > state.rules["rejoin_cutoff"]:
             return (
@@ -173,7 +189,7 @@ class Pool(Thirteen):
                 f"{state.rules['rejoin_cutoff']}"
             )
         if start >= out_total(state.rules):
-            return f"{name} would start at {start}, which is out"
+            return f"{who_starts} at {start}, which is out"
         return None
 
     def can_split(self, state):

@@ -16,7 +16,7 @@ class Player:
     name: str
     seat: int
     total: int = 0
-    status: str = "in"
+    status: str = "in"  # in, out (pool); sitting_out, left (points)
     rejoins: int = 0
     drops_taken: int = 0  # since the player last joined: for max_drops
     chips: int = 0
@@ -37,14 +37,15 @@ class Row:
     number: int | None = None  # the deal's number, for deals
     dealer: str | None = None
     winner: str | None = None
-    player: str | None = None  # who rejoined
+    player: str | None = None  # who rejoined, joined, sat out, came back or left
+    after: str | None = None  # a joiner's seat: after this player (None: after the last)
     results: dict = field(default_factory=dict)  # name -> result as entered
     points: dict = field(default_factory=dict)  # name -> points it scored
     totals: dict = field(default_factory=dict)  # name -> the figure the chart draws
     went_out: list = field(default_factory=list)
     tie_breaker: bool = False
     rummy: bool = False  # basic: the winner went rummy
-    start_total: int | None = None  # a rejoiner's new total
+    start_total: int | None = None  # a rejoiner's or joiner's new total
     shares: dict | None = None
 
 
@@ -104,11 +105,14 @@ class GameState:
 
     def _dealer_for_next_deal(self):
         playing = {p.seat for p in self.in_players}
-        if self.last_dealer is None:
-            return self.first_dealer
         n = len(self.players)
-        for step in range(1, n + 1):
-            seat = (self.last_dealer + step - 1) % n + 1
+        if self.last_dealer is None:
+            # The first dealer, or the next seat dealt in when they sit out the first deal.
+            start, steps = self.player(self.first_dealer).seat, range(n)
+        else:
+            start, steps = self.last_dealer, range(1, n + 1)
+        for step in steps:
+            seat = (start + step - 1) % n + 1
             if seat in playing:
                 return self.players[seat - 1].name
         return None

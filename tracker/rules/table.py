@@ -163,6 +163,16 @@ def has_control_characters(text):
     return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in text)
 
 
+def check_seat_name(name, who, where):
+    """One seat's name, trimmed: not longer than MAX_NAME_LENGTH, no control characters."""
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME_LENGTH:
+        raise RuleError(f"{who}'s name is longer than {MAX_NAME_LENGTH} letters", field=where)
+    if has_control_characters(name):
+        raise RuleError(f"{who}'s name has a character that is not a letter", field=where)
+    return name
+
+
 def check_players(players):
     """Seat names: 2 to 10, not blank, unique ignoring case. Returns them trimmed."""
     if not isinstance(players, list):
@@ -176,15 +186,7 @@ def check_players(players):
         where = f"players[{seat - 1}]"
         if not isinstance(name, str) or not name.strip():
             raise RuleError(f"player {seat} needs a name", field=where)
-        name = " ".join(name.split())
-        if len(name) > MAX_NAME_LENGTH:
-            raise RuleError(
-                f"player {seat}'s name is longer than {MAX_NAME_LENGTH} letters", field=where
-            )
-        if has_control_characters(name):
-            raise RuleError(
-                f"player {seat}'s name has a character that is not a letter", field=where
-            )
+        name = check_seat_name(name, f"player {seat}", where)
         if name.casefold() in seen:
             raise RuleError(f"{name} is at the table twice: names must differ", field=where)
         seen.add(name.casefold())
