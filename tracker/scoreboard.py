@@ -3,6 +3,7 @@
 Pure presentation of figures the engine computed: nothing is scored here.
 """
 
+from .money_format import format_money
 from .rules import money
 
 SHORT_RESULTS = {
@@ -98,7 +99,7 @@ def banner(state):
     if not state.finished:
         return None
     if state.split:
-        shares = ", ".join(f"{n} {money(s)}" for n, s in state.split.items())
+        shares = ", ".join(f"{n} {format_money(s, state.rules)}" for n, s in state.split.items())
         return f"Game over: split the pot ({shares})."
     if state.winner:
         return f"{state.winner} wins!"

@@ -88,6 +88,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {{ amount|money:state.rules }} on every page (tracker/money_format.py).
+            "builtins": ["tracker.templatetags.money"],
         },
     },
 ]
