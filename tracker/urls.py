@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import path, re_path
 
-from . import views
+from . import offline, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -28,6 +28,8 @@ urlpatterns = [
     path("w/<str:token>/chart.svg", views.chart, {"can_edit": False}, name="watch_chart"),
     path("w/<str:token>/qr.svg", views.watch_qr_code, name="watch_qr"),
     path("favicon.ico", views.favicon),
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("offline/", offline.offline, name="offline"),
     path("admin/", admin.site.urls),
 ]
 
