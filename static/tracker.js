@@ -57,8 +57,11 @@ document.addEventListener("click", (event) => {
 // shown without a network. Offline, a page says since when its scores are and
 // every change control is off, with the reason; nothing is queued. Back online
 // the live poll resumes and the notice goes; a kept copy loads afresh.
+// Registered once the page has loaded, so installing it never slows the first paint.
 if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+  const register = () => navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
 }
 (() => {
   const kept = document.body.dataset.fetchedAt;
