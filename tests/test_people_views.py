@@ -103,10 +103,10 @@ def test_the_worked_points_session_through_the_screens(client):
     assert balances(game) == {"Asha": 28, "Ravi": 9, "Dev": 27, "Meena": -1, "Kiran": -63}
     page = text(client.get(game.get_absolute_url()))
     for line in (
-        "<strong>Kiran</strong> pays <strong>Asha</strong> 56.00",
-        "<strong>Kiran</strong> pays <strong>Dev</strong> 54.00",
-        "<strong>Kiran</strong> pays <strong>Ravi</strong> 16.00",
-        "<strong>Meena</strong> pays <strong>Ravi</strong> 2.00",
+        "<strong>Kiran</strong> pays <strong>Asha</strong> ₹56.00",
+        "<strong>Kiran</strong> pays <strong>Dev</strong> ₹54.00",
+        "<strong>Kiran</strong> pays <strong>Ravi</strong> ₹16.00",
+        "<strong>Meena</strong> pays <strong>Ravi</strong> ₹2.00",
     ):
         assert line in page
     assert "Add a player" not in page and "Sit out" not in page
@@ -134,11 +134,11 @@ def test_the_pool_latecomer_through_the_screen(client):
     play(client, game, "Asha", Ravi=30, Meena="middle_drop")
     page = text(client.get(game.get_absolute_url()))
     # H = 40: a joiner starts at 41, and the pot grows from 150 to 200.
-    assert "A new player starts at 41; the pot becomes 200.00." in page
+    assert "A new player starts at 41; the pot becomes ₹200.00." in page
     assert "Sit out" not in page  # only points has sit-outs
     assert post(client, game, "join", name="Dev", after="Asha").status_code == 302
     page = text(client.get(game.get_absolute_url()))
-    assert "Pool 101 · pot 200.00" in page
+    assert "Pool 101 · pot ₹200.00" in page
     assert "Dev joined, after Asha (total 41)" in page
     assert "Enter deal 2 <small>Dev deals</small>" in page
 

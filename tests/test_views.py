@@ -253,7 +253,7 @@ def test_pool_game_to_elimination_rejoin_edit_and_split(client):
     state = game.state()
     assert state.player("Ravi").status == "out"
     page = text(client.get(game.get_absolute_url()))
-    assert "Rejoin Ravi at 61 · pot 250.00" in page
+    assert "Rejoin Ravi at 61 · pot ₹250.00" in page
     assert re.search(r'class="out".*?Ravi', page)
     # Rejoin, as htmx.
     response = client.post(
@@ -280,8 +280,8 @@ def test_pool_game_to_elimination_rejoin_edit_and_split(client):
     state = game.state()
     assert [p.name for p in state.in_players] == ["Asha", "Meena", "Kiran"]
     page = text(client.get(f"/g/{game.edit_token}/split/?method=equal"))
-    assert "Split the pot of 250.00" in page
-    assert "83.34" in page and "83.33" in page
+    assert "Split the pot of ₹250.00" in page
+    assert "₹83.34" in page and "₹83.33" in page
     response = client.post(
         f"/g/{game.edit_token}/split/",
         {"method": "drops", "confirm": "1", "version": str(revision(game))},
@@ -347,7 +347,7 @@ def test_points_session_with_settlement_and_end(client):
     game = new_game(client, fmt="points", players=("Asha", "Ravi", "Meena"), point_value="0.25")
     post_deal(client, game, "Ravi", Asha=47, Meena="first_drop")
     page = text(client.get(game.get_absolute_url()))
-    assert "Asha</strong> pays <strong>Ravi</strong> 11.75" in page
+    assert "Asha</strong> pays <strong>Ravi</strong> ₹11.75" in page
     response = client.post(f"/g/{game.edit_token}/end/", {"version": "1"}, **HTMX)
     assert response.status_code == 200
     assert "Session ended" in text(response)

@@ -280,7 +280,7 @@ def test_settlement_at_the_end(client):
     post_deal(client, game, "Ravi", Asha=18)  # Asha 18: the lower total wins
     page = text(client.get(game.get_view_url()))
     # Ravi pays (33 - 18) x 0.25 = 3.75.
-    assert "<strong>Ravi</strong> pays <strong>Asha</strong> 3.75" in page
+    assert "<strong>Ravi</strong> pays <strong>Asha</strong> ₹3.75" in page
     assert "Asha wins!" in page
 
 

@@ -7,6 +7,7 @@ template loops over them and never names a format.
 """
 
 from .rules import MAX_PLAYERS, RESULT_LABELS, money
+from .rules.money_format import format_money
 
 SHORT_RESULTS = dict(RESULT_LABELS)
 
@@ -62,7 +63,7 @@ def seating(state, pot_after_join):
             start = spec.join_total(state)
             notes = [f"A new player starts at {start}"] if start else []
             if pot_after_join != money(state.pot):
-                notes.append(f"the pot becomes {pot_after_join}")
+                notes.append(f"the pot becomes {format_money(pot_after_join, state.rules)}")
             note = "; ".join(notes)
             out["join_note"] = note[:1].upper() + note[1:] + "." if note else ""
     if spec.sits_out:
@@ -151,7 +152,7 @@ def banner(state):
     if not state.finished:
         return None
     if state.split:
-        shares = ", ".join(f"{n} {money(s)}" for n, s in state.split.items())
+        shares = ", ".join(f"{n} {format_money(s, state.rules)}" for n, s in state.split.items())
         return f"Game over: split the pot ({shares})."
     if state.winner:
         return f"{state.winner} wins!"

@@ -91,6 +91,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {{ amount|money:state.rules }} on every page (tracker/rules/money_format.py).
+            "builtins": ["tracker.templatetags.money"],
         },
     },
 ]

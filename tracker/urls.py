@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.urls import path, re_path
 
+from . import offline, views
 from . import table_views as tv
-from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -59,6 +59,8 @@ urlpatterns = [
     ),
     path("tw/<str:token>/qr.svg", tv.watch_qr_code, name="watch_table_qr"),
     path("favicon.ico", views.favicon),
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("offline/", offline.offline, name="offline"),
     path("admin/", admin.site.urls),
 ]
 

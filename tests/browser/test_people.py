@@ -59,9 +59,9 @@ def test_a_latecomer_a_sit_out_and_a_leave_in_points(phone, screenshot, axe):
     assert board_figures(page) == {"Asha": "+5", "Ravi": "+32", "Dev": "-12", "Meena": "-25"}
     # No group of them sums to 0, so three payments; Ravi, gone home, is still paid.
     settle = page.locator(".settlement")
-    expect(settle).to_contain_text("Meena pays Ravi 25.00")
-    expect(settle).to_contain_text("Dev pays Ravi 7.00")
-    expect(settle).to_contain_text("Dev pays Asha 5.00")
+    expect(settle).to_contain_text("Meena pays Ravi ₹25.00")
+    expect(settle).to_contain_text("Dev pays Ravi ₹7.00")
+    expect(settle).to_contain_text("Dev pays Asha ₹5.00")
     assert fits_the_phone(page)
     history = [e["type"] for e in game.history()]
     assert history == ["deal", "join", "deal", "sit_out", "deal", "sit_in", "leave", "deal"]

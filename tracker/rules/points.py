@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from .base import Preset, RuleInput
 from .money import fewest_payments, money
+from .money_format import format_money
 from .table import RULE_LABELS, money_rule
 from .thirteen import CARD_INPUTS, Thirteen
 
@@ -91,7 +92,7 @@ class Points(Thirteen):
     # -- what the pages show
 
     def meta(self, state, pot):
-        return f" · {state.rules['point_value']} a point"
+        return f" · {format_money(state.rules['point_value'], state.rules)} a point"
 
     def columns(self, state):
         return ["Balance", "Amount"]
@@ -105,7 +106,10 @@ class Points(Thirteen):
 
     def cells(self, state, player, line):
         sign = "+" if player.balance > 0 else ""
-        return [{"text": f"{sign}{player.balance}"}, {"text": money(state.amount(player))}]
+        return [
+            {"text": f"{sign}{player.balance}"},
+            {"text": format_money(money(state.amount(player)), state.rules)},
+        ]
 
 
 FORMAT = Points()

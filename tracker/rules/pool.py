@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from .base import Preset, RuleInput
 from .money import MAX_MONEY, in_units, money, round_shares
+from .money_format import format_money
 from .table import RULE_LABELS, RuleError, choice, flag, money_rule, whole
 from .thirteen import CARD_INPUTS, Thirteen, card_defaults
 
@@ -245,7 +246,7 @@ class Pool(Thirteen):
     # -- what the pages show
 
     def meta(self, state, pot):
-        return f" {state.rules['pool_limit']} · pot {pot}"
+        return f" {state.rules['pool_limit']} · pot {format_money(pot, state.rules)}"
 
     def columns(self, state):
         return ["Total", "Drops left", *(["Share"] if state.split else [])]
@@ -258,7 +259,8 @@ class Pool(Thirteen):
         cells = [{"text": str(player.total)}, drops]
         if state.split:
             share = state.split.get(player.name)
-            cells.append({"text": money(share) if share is not None else "\u2013"})
+            shown = format_money(money(share), state.rules) if share is not None else "\u2013"
+            cells.append({"text": shown})
         return cells
 
     def badges(self, state, player):
