@@ -23,8 +23,8 @@ from tracker import document, tables
 from tracker.models import Game, Member, StaleTable, Table
 
 from .livegunicorn import BACKENDS, live_database, live_server
-from .test_change_concurrency import at_once, server_errors
-from .test_changes import Page, text
+from .test_change_concurrency import at_once, raw_post, server_errors
+from .test_changes import CHARSETS, Page, text
 from .test_views import HTMX
 
 # The tests through real gunicorn workers (at the end) use a database of their own.
@@ -563,4 +563,24 @@ def test_live_table_forms_made_before_another_phones_change_are_refused(live_db,
     assert set(statuses.values()) == {409}, statuses
     assert all(STALE in answer.body for answer in answers.values())
     assert live_world(live_db, table) == after
+    assert not server_errors(server), "\n".join(server_errors(server)[:20])
+
+
+def test_a_table_post_in_another_charset_is_a_400_and_changes_nothing(live_db, server):
+    table = live_table(live_db)
+    phone = server.browser()
+    forms = live_forms(phone, live_db, table)  # a real CSRF cookie and session
+    paths = [form[0] for form, _, _ in forms.values()] + [f"/t/{table['edit_token']}/upload/"]
+    before = live_world(live_db, table)
+    answers = Counter()
+    for charset, body in CHARSETS.items():
+        for path in paths:
+            content_type = f"application/x-www-form-urlencoded; charset={charset}"
+            status, page = raw_post(server, path, body, content_type, phone.cookies)
+            answers[status] += 1
+            assert status == 400, (charset, path, status, page[:500])
+            assert "The form could not be read" in page
+    sent = sum(answers.values())
+    print(f"\n[{live_db.backend}] {sent} table posts in other charsets: {dict(answers)}")
+    assert live_world(live_db, table) == before
     assert not server_errors(server), "\n".join(server_errors(server)[:20])
