@@ -6,7 +6,6 @@ an htmx request gets the re-rendered part of the same template instead.
 
 import hashlib
 import hmac
-import secrets
 from datetime import timedelta
 from decimal import Decimal
 
@@ -177,8 +176,11 @@ def _show_game(request, game, state, can_edit, status=200, **extra):
 
 
 # Cached pages hold this in place of the CSRF token, which differs per browser.
-# Random per process (the cache is too), so no name a player types can match it.
-CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
+# The same in every worker and server sharing the cache, made from the secret
+# key so no name a player types can match it.
+CSRF_SLOT = (
+    "csrf-slot-" + hmac.new(settings.SECRET_KEY.encode(), b"csrf-slot", "sha256").hexdigest()[:32]
+)
 
 
 def _cached_game_part(request, token, revision, can_edit, part, game=None, **extra):
