@@ -7,6 +7,9 @@ they name, so the pages and the import command refuse with the same words.
 
 from decimal import Decimal, InvalidOperation
 
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+
 from . import rules
 
 # One tap picks the format: (key, label, format, fixed rules).
@@ -351,6 +354,7 @@ class DealEntry:
 
     def rows(self):
         """One row per player dealt in, for the template."""
+        buttons = self.buttons()
         out = []
         for p in self.playing:
             out.append(
@@ -360,6 +364,7 @@ class DealEntry:
                     "kind": self.kinds[p.seat],
                     "points": self.points[p.seat],
                     "error": self.errors.get(p.seat),
+                    "chips": _word_chips(p.seat, self.kinds[p.seat], buttons),
                 }
             )
         return out
@@ -370,6 +375,23 @@ class DealEntry:
         if self.state.format == "deals" and not self.state.rules["drops_allowed"]:
             words = ["full_count", "wrong_show"]
         return [(w, rules.RESULT_LABELS[w], self.state.rules[w]) for w in words]
+
+
+def _word_chips(seat, kind, buttons):
+    """A player's one-tap results (First drop 20, ...), the chosen one checked.
+
+    Built here rather than looped in the template: six players of four chips
+    each were a third of the deal form's rendering time (bench/README.md).
+    """
+    # Safe: the words, labels and values are escaped.
+    return mark_safe(
+        "".join(
+            f'<label class="chip word"><input type="radio" name="r{int(seat)}" '
+            f'value="{escape(word)}"{" checked" if kind == word else ""}>'
+            f"<span>{escape(label)}</span> <b>{escape(value)}</b></label>"
+            for word, label, value in buttons
+        )
+    )
 
 
 def split_shares_typed(state, data):

@@ -3,6 +3,10 @@
 Pure presentation of figures the engine computed: nothing is scored here.
 """
 
+from html import escape
+
+from django.utils.safestring import mark_safe
+
 from .rules import money
 
 SHORT_RESULTS = {
@@ -42,8 +46,38 @@ def standings(state):
         else:
             line["balance"] = p.balance
             line["amount"] = money(state.amount(p))
+        line["css"], line["badges"] = _standing_marks(line, state.finished)
         lines.append(line)
     return lines
+
+
+def _standing_marks(line, finished):
+    """A standing's row classes and the badges after the name, laid out here so
+    the template prints them in one go (bench/README.md)."""
+    css = " ".join(
+        c
+        for c, on in (
+            ("out", line["out"]),
+            ("leader", line["leader"]),
+            ("no-drops", line.get("no_drops")),
+            ("winner", line["winner"]),
+        )
+        if on
+    )
+    badges = []
+    if line["leader"]:
+        badges.append(f' <span class="badge lead">{"Winner" if finished else "Leader"}</span>')
+    elif line["winner"]:
+        badges.append(' <span class="badge lead">Winner</span>')
+    if line["deals_next"]:
+        badges.append(' <span class="badge dealer">Deals next</span>')
+    if line["out"]:
+        badges.append(' <span class="badge">Out</span>')
+    rejoins = line.get("rejoins")
+    if rejoins:
+        times = f" \u00d7{int(rejoins)}" if rejoins > 1 else ""
+        badges.append(f' <span class="badge">Rejoined{times}</span>')
+    return css, mark_safe("".join(badges))  # safe: fixed words and a number
 
 
 def result_text(result):
@@ -73,24 +107,47 @@ def history(state, limit=None):
             "went_out": row.went_out,
         }
         if row.type == "deal":
-            entry["cells"] = [
-                {
-                    "name": name,
-                    "won": name == row.winner,
-                    "played": name == row.winner or name in row.results,
-                    "result": result_text(row.results[name]) if name in row.results else "",
-                    "points": row.points.get(name),
-                    "after": row.totals[name],
-                    "out": name in row.went_out,
-                }
-                for name in names
-            ]
+            entry["cells"] = _cells_html(row, names)
         elif row.type == "split":
             entry["method"] = row.results.get("method")
             entry["shares"] = [(name, money(share)) for name, share in row.shares.items()]
         rows.append(entry)
     rows.reverse()
     return rows
+
+
+def _cells_html(row, names):
+    """A deal row's boxes, one a player: the result, then the figure after it.
+
+    Built here, not in the template: 6 players and 12 rows are 72 boxes, and
+    the template engine took longer over them than everything else a fresh
+    scoreboard costs (bench/README.md).
+    """
+    cells = []
+    for name in names:
+        won = name == row.winner
+        played = won or name in row.results
+        out = name in row.went_out
+        if won:
+            shown = "Won"
+        elif played:
+            shown = escape(result_text(row.results[name]))
+        else:
+            shown = "\u2013"  # an en dash: sat out
+        css = " ".join(
+            c for c, on in (("won", won), ("sat-out", not played), ("went-out", out)) if on
+        )
+        after = escape(str(row.totals[name]))
+        badges = (DEALT if name == row.dealer else "") + (OUT if out else "")
+        cells.append(
+            f'<td class="{css}"><span class="res">{shown}</span>'
+            f'<span class="after">{after}</span>{badges}</td>'
+        )
+    return mark_safe("".join(cells))  # safe: every value in it is escaped
+
+
+DEALT = '<span class="badge dealer" title="dealt">D</span>'
+OUT = '<span class="badge">Out</span>'
 
 
 def banner(state):

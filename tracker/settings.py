@@ -88,6 +88,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% url %} reversing each link once per process (tracker/urltag.py).
+            "builtins": ["tracker.urltag"],
         },
     },
 ]
