@@ -6,8 +6,8 @@ they name, so the pages and the import command refuse with the same words.
 """
 
 from decimal import Decimal, InvalidOperation
+from html import escape
 
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from . import rules
@@ -387,8 +387,8 @@ def _word_chips(seat, kind, buttons):
     return mark_safe(
         "".join(
             f'<label class="chip word"><input type="radio" name="r{int(seat)}" '
-            f'value="{escape(word)}"{" checked" if kind == word else ""}>'
-            f"<span>{escape(label)}</span> <b>{escape(value)}</b></label>"
+            f'value="{escape(str(word))}"{" checked" if kind == word else ""}>'
+            f"<span>{escape(str(label))}</span> <b>{escape(str(value))}</b></label>"
             for word, label, value in buttons
         )
     )
