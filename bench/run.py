@@ -984,7 +984,10 @@ def main(argv=None):
     parser.add_argument("--duration", type=int, help="seconds per load test (default 10; 3 quick)")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument(
-        "--workers", type=int, default=3, help="gunicorn sync workers (default 3 for 2 cores)"
+        "--workers",
+        type=int,
+        default=2 * (os.cpu_count() or 1) + 1,
+        help="gunicorn sync workers (default: as `make run`, 2 x cores + 1)",
     )
     parser.add_argument("--lighthouse-runs", type=int, help="runs per page (default 3; 1 quick)")
     parser.add_argument("--no-lighthouse", action="store_true")
