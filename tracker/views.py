@@ -6,6 +6,7 @@ an htmx request gets the re-rendered part of the same template instead.
 
 import hashlib
 import hmac
+import pickle
 from datetime import timedelta
 from decimal import Decimal
 
@@ -180,7 +181,7 @@ def _state(game):
     revision for every worker: kept in the shared cache beside the pages."""
     found = cache.get(_state_key(game.edit_key, game.revision))
     if found is not None:
-        return found[1]
+        return pickle.loads(found)[1]
     state = game.state()
     _keep_state(game, state)
     return state
@@ -191,7 +192,7 @@ def _game_and_state(token, can_edit, revision):
     the shared cache when a change or another reader left them there."""
     found = cache.get(_state_key(token_key(token), revision))
     if found is not None:
-        return found
+        return pickle.loads(found)
     game = _get_game_or_404(token, can_edit)
     state = game.state()
     if game.revision == revision:
@@ -203,8 +204,9 @@ def _keep_state(game, state):
     """Keep the game row and its state under its revision, for either link.
 
     A change replayed the new state already, so the next reader need not.
+    Pickled here once for both keys; every reader gets a copy of its own.
     """
-    kept = (game, state)
+    kept = pickle.dumps((game, state), pickle.HIGHEST_PROTOCOL)
     cache.set_many({_state_key(key, game.revision): kept for key in (game.edit_key, game.view_key)})
 
 
