@@ -205,3 +205,50 @@ def test_what_one_server_renders_the_other_serves_and_a_new_deal_is_never_stale(
             assert unchanged.status == 204
         for server in (one, two):
             assert "Traceback" not in server.log_text()
+
+
+# ------------------------------------------------------------ the parts
+
+
+def test_the_folder_cache_keeps_pages_in_memory_and_every_value_in_files(tmp_path):
+    from tracker.cache import SharedFileCache
+
+    one = SharedFileCache(str(tmp_path), {"TIMEOUT": 60})
+    two = SharedFileCache(str(tmp_path), {"TIMEOUT": 60})  # another worker
+    one.set("game-html:abc", "<p>deal 3</p>")
+    one.set("game-state:abc:3", b"state")
+    assert two.get("game-html:abc") == "<p>deal 3</p>"
+    assert two.get("game-state:abc:3") == b"state"
+    # The page is now in the second worker's memory as well as in the folder.
+    for path in tmp_path.iterdir():
+        path.unlink()
+    assert two.get("game-html:abc") == "<p>deal 3</p>"
+    assert two.get("game-state:abc:3") is None
+    two.clear()
+    assert two.get("game-html:abc") is None
+
+
+def test_a_full_folder_is_culled_now_and_then_not_on_every_write(tmp_path):
+    from tracker.cache import SharedFileCache
+
+    cache = SharedFileCache(str(tmp_path), {"TIMEOUT": 60, "OPTIONS": {"MAX_ENTRIES": 300}})
+    for i in range(3000):
+        cache.set(f"game-state:{i}", i)
+    kept = len(list(tmp_path.glob("*.djcache")))
+    # Culled back near MAX_ENTRIES (over it by at most a few rounds of writes between culls).
+    assert 150 < kept < 300 + 5 * SharedFileCache.CULL_EVERY
+
+
+def test_links_reversed_once_are_the_links_django_makes():
+    from django.template import Context, Template
+    from django.urls import reverse, set_script_prefix
+
+    template = Template("{% url 'edit_deal' token 3 %}|{% url 'home' as home %}{{ home }}")
+    context = Context({"token": "a" * 32})
+    assert template.render(context) == f"/g/{'a' * 32}/deal/3/|/"
+    set_script_prefix("/rummy/")  # served under a prefix: the links follow it
+    try:
+        assert template.render(context) == f"/rummy/g/{'a' * 32}/deal/3/|/rummy/"
+        assert reverse("home") == "/rummy/"
+    finally:
+        set_script_prefix("/")
