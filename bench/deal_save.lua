@@ -4,8 +4,11 @@
 --   wrk -tT -s bench/deal_save.lua http://127.0.0.1:PORT -- CONFIG T
 --
 -- CONFIG is a text file: the CSRF cookie, the form's CSRF token, then one
--- edit token a line. No version is sent (a phone without it), so two posts
--- that meet on one game are both saved, in turn, never refused as stale.
+-- game a line: its edit token and its revision. Every post sends the version
+-- (the revision the form was made against), as the page's form does: each
+-- thread counts the revisions of its own games, and since a thread's
+-- connections are far fewer than its games, the post before on the same game
+-- has been answered before the next is sent, so none is refused as stale.
 -- Every answer that is not 2xx is counted; done() prints "bad answers: N",
 -- and bench/run.py fails the figure when N > 0.
 
@@ -28,14 +31,19 @@ end
 function init(args)
   local config = lines(args[1])
   local cookie, token = config[1], config[2]
-  local tokens = {}
-  for i = 3, #config do table.insert(tokens, config[i]) end
-  local count = tonumber(args[2] or "1")  -- wrk's -t: the threads share the games out
-  paths = {}
-  for i, edit in ipairs(tokens) do
-    if (i - 1) % count == id then table.insert(paths, "/g/" .. edit .. "/deal/") end
+  local games = {}
+  for i = 3, #config do
+    local edit, revision = config[i]:match("^(%S+)%s+(%d+)$")
+    table.insert(games, {edit, tonumber(revision)})
   end
-  if #paths == 0 then paths = {"/g/" .. tokens[1] .. "/deal/"} end
+  local count = tonumber(args[2] or "1")  -- wrk's -t: the threads share the games out
+  paths, versions = {}, {}
+  for i, g in ipairs(games) do
+    if (i - 1) % count == id then
+      table.insert(paths, "/g/" .. g[1] .. "/deal/")
+      table.insert(versions, g[2])
+    end
+  end
   -- A few different deals of a 6-player Points game: a winner, points or a drop.
   math.randomseed(13 + id)
   bodies = {}
@@ -62,10 +70,21 @@ function init(args)
   bad = 0
 end
 
+local verified = false
+
 function request()
+  -- wrk calls the first thread's request() once before any connection, to
+  -- check what it returns; that call is never sent, so it counts no save.
+  if id == 0 and not verified then
+    verified = true
+    return wrk.format("POST", paths[1], nil, "version=" .. versions[1] .. "&" .. bodies[1])
+  end
   counter = counter + 1
-  local path = paths[(counter % #paths) + 1]
-  return wrk.format("POST", path, nil, bodies[(counter % #bodies) + 1])
+  local g = (counter % #paths) + 1
+  local version = versions[g]
+  versions[g] = version + 1  -- what this save makes it
+  local body = "version=" .. version .. "&" .. bodies[(counter % #bodies) + 1]
+  return wrk.format("POST", paths[g], nil, body)
 end
 
 function response(status, headers, body)

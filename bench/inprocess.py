@@ -53,11 +53,11 @@ def setup():
     call_command("collectstatic", "--noinput", verbosity=0)
 
 
-def deal_form(rng, events, players):
+def deal_form(rng, revision, players):
     from bench.run import random_history
 
     deal = random_history(rng, 1, players)[0]
-    form = {"version": str(events), "winner": str(players.index(deal["winner"]) + 1)}
+    form = {"version": str(revision), "winner": str(players.index(deal["winner"]) + 1)}
     for name, result in deal["results"].items():
         seat = players.index(name) + 1
         form[f"r{seat}"] = result if isinstance(result, str) else "points"
@@ -138,7 +138,7 @@ def main():
         began = time.process_time()
         saved = timed(
             "save",
-            lambda t=table, e=events, saver=editors[n % 4]: saver.post(
+            lambda t=table, e=revision, saver=editors[n % 4]: saver.post(
                 f"/g/{t.edit_token}/deal/",
                 deal_form(rng, e, PLAYERS),
                 content_type="application/x-www-form-urlencoded",

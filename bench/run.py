@@ -535,8 +535,18 @@ def deal_save(name, port, games, seconds, connections):
     """Deals posted by wrk (bench/deal_save.lua), round-robin over the save games."""
     cookie, token = csrf_pair(port, f"/g/{games[0]['edit']}/")
     config = OUT / "deal-save-config.txt"
-    config.write_text("\n".join([cookie, token, *(g["edit"] for g in games)]) + "\n")
+    from tracker.models import Game
+
+    # Each game's revision now (the warm-up saved deals too): the version the
+    # first post of each game sends.
+    revisions = dict(
+        Game.objects.filter(pk__in=[g["id"] for g in games]).values_list("pk", "revision")
+    )
+    lines = [f"{g['edit']} {revisions[g['id']]}" for g in games]
+    config.write_text("\n".join([cookie, token, *lines]) + "\n")
     threads = min(2, connections)
+    if len(games) < 2 * connections:
+        raise Broken("deal-save: fewer than two games a connection; posts would meet and be stale")
     figure = wrk(
         name,
         port,
@@ -1041,6 +1051,7 @@ def main(argv=None):
         say()
         results["growth"] = growth(games, args.quick)
         hands()
+        results["table"] = __import__("bench.table", fromlist=["measure"]).measure(say, args.quick)
         if args.profile:
             profiles(games, 100 if args.quick else 400)
         connections.close_all()

@@ -9,7 +9,7 @@ CONFIG: {"host", "port", "games": [{"edit", "view", "events", "revision"}],
 has its page, and starts the cycles on a line from stdin. Each editing phone first GETs the
 game page for its own CSRF cookie and token. Then, cycle after cycle until
 the time is up, one editing phone (in turn) saves a deal as the page's htmx
-form does (against the number of events it shows), and each of the six
+form does (with the version: the revision it shows), and each of the six
 phones then polls once with the revision it had, as its `every 2s` poll
 does: the four editors on the edit link's live URL, the two watchers on the
 view link's. Every poll must answer 200 with the board of the new revision;
@@ -101,7 +101,7 @@ class Table(threading.Thread):
         self.go.wait()
         while time.monotonic() < self.stop_at:
             saver = editors[self.cycles % len(editors)]
-            body = urllib.parse.urlencode(self.deal(events))
+            body = urllib.parse.urlencode(self.deal(revision))
             headers = {
                 **htmx,
                 "HX-Target": "game",
@@ -129,9 +129,9 @@ class Table(threading.Thread):
             self.cycles += 1
             self.last_done = time.monotonic()
 
-    def deal(self, events):
+    def deal(self, revision):
         winner = self.rng.randint(1, SEATS)
-        form = {"version": str(events), "winner": str(winner)}
+        form = {"version": str(revision), "winner": str(winner)}
         for seat in range(1, SEATS + 1):
             if seat == winner:
                 continue

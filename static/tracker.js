@@ -52,3 +52,110 @@ document.addEventListener("click", (event) => {
   }
   slot.replaceChildren();
 });
+// Installable and readable offline (the service worker: tracker/sw.js, at /sw.js).
+// A page the worker kept carries data-fetched-at on <body> and is only ever
+// shown without a network. Offline, a page says since when its scores are and
+// every change control is off, with the reason; nothing is queued. Back online
+// the live poll resumes and the notice goes; a kept copy loads afresh.
+// Registered once the page has loaded, so installing it never slows the first paint.
+if ("serviceWorker" in navigator) {
+  const register = () => navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
+}
+(() => {
+  const kept = document.body.dataset.fetchedAt;
+  let asOf = kept ? new Date(kept) : new Date();
+  let offline = false;
+  const main = document.querySelector("main");
+  const twoDigits = (n) => String(n).padStart(2, "0");
+  const sameGameLink = (link) => {
+    // A link into this page's game or table (edit a deal, split, downloads): it needs the server.
+    const url = new URL(link.href, location.href);
+    return url.origin === location.origin && location.pathname !== "/" &&
+      url.pathname.startsWith(location.pathname) &&
+      (url.pathname !== location.pathname || url.search !== "");
+  };
+  const describedBy = (element, add) => {
+    const ids = (element.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+    const next = add ? [...ids, "offline-now"] : ids.filter((id) => id !== "offline-now");
+    if (next.length) element.setAttribute("aria-describedby", next.join(" "));
+    else element.removeAttribute("aria-describedby");
+  };
+  const goOffline = () => {
+    if (offline || !main) return;
+    offline = true;
+    document.documentElement.classList.add("offline");
+    const notice = document.getElementById("offline-notice").content.firstElementChild.cloneNode(true);
+    const time = notice.querySelector("time");
+    time.textContent = `${twoDigits(asOf.getHours())}:${twoDigits(asOf.getMinutes())}`;
+    time.dateTime = asOf.toISOString();
+    main.prepend(notice);
+    for (const form of main.querySelectorAll("form[method=post]")) {
+      if (form.querySelector("[type=submit]") && form.closest("#deal-entry")) {
+        form.prepend(document.getElementById("offline-reason").content.firstElementChild.cloneNode(true));
+      }
+      for (const control of form.elements) {
+        if (control.disabled || control.type === "hidden") continue;
+        control.disabled = true;
+        control.dataset.offlineOff = "";
+        describedBy(control, true);
+      }
+    }
+    for (const link of main.querySelectorAll("a[href]")) {
+      if (!sameGameLink(link)) continue;
+      link.dataset.offlineHref = link.getAttribute("href");
+      link.removeAttribute("href");
+      link.setAttribute("aria-disabled", "true");
+      describedBy(link, true);
+    }
+  };
+  const backOnline = () => {
+    asOf = new Date();
+    if (!offline) return;
+    if (kept) {
+      location.reload(); // the kept copy's forms are old: load the page afresh
+      return;
+    }
+    offline = false;
+    document.documentElement.classList.remove("offline");
+    for (const element of main.querySelectorAll(".offline-notice, .offline-reason")) element.remove();
+    for (const control of main.querySelectorAll("[data-offline-off]")) {
+      control.disabled = false;
+      delete control.dataset.offlineOff;
+      describedBy(control, false);
+    }
+    for (const link of main.querySelectorAll("a[data-offline-href]")) {
+      link.setAttribute("href", link.dataset.offlineHref);
+      delete link.dataset.offlineHref;
+      link.removeAttribute("aria-disabled");
+      describedBy(link, false);
+    }
+  };
+  // A kept copy loads afresh once the server answers (not merely when the
+  // phone says it is online: the Wi-Fi can be up with the server out of reach).
+  const askServer = () => {
+    fetch(location.pathname, { method: "HEAD", cache: "no-store" })
+      .then((response) => { if (response.ok) location.reload(); }, () => {});
+  };
+  if (kept) goOffline();
+  window.addEventListener("offline", goOffline);
+  window.addEventListener("online", () => { if (kept) askServer(); });
+  // The live poll (every 2 s) tells whether the server can be reached.
+  document.addEventListener("htmx:sendError", goOffline);
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.successful) backOnline();
+  });
+  // The board changed in place: the worker keeps the page's new state (once
+  // for a swap and its out-of-band parts).
+  let keepSoon = null;
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (kept || !worker || !event.detail.xhr || event.detail.xhr.status !== 200) return;
+    clearTimeout(keepSoon);
+    keepSoon = setTimeout(() => worker.postMessage({ keep: location.pathname }), 100);
+  });
+  // A kept copy with no live poll (a finished game, a table, the home page)
+  // asks every 5 s whether the server is back.
+  if (kept && !document.querySelector("[hx-trigger^=every]")) setInterval(askServer, 5000);
+})();

@@ -43,3 +43,11 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if item.get_closest_marker("postgres"):
                 item.add_marker(skip)
+
+
+# Worked games of this repository (people come and go), beside the twelve of shared/docs.
+OUR_EXAMPLES = Path(__file__).resolve().parent / "examples"
+
+
+def our_example_paths():
+    return sorted(OUR_EXAMPLES.glob("*.json"))

@@ -121,6 +121,8 @@ def rename_history(history, mapping):
             event["results"] = {mapping[n]: r for n, r in event["results"].items()}
         if "player" in event:
             event["player"] = mapping[event["player"]]
+        if event.get("after") is not None:
+            event["after"] = mapping[event["after"]]
         if "shares" in event:
             event["shares"] = {mapping[n]: s for n, s in event["shares"].items()}
         out.append(event)
@@ -136,16 +138,18 @@ def game_input(draw, max_events=12):
         games = games.filter(lambda g: g[0] == "pool" and len(g[2]) >= 3)
     fmt, game_rules, players, first, history = draw(games)
     if draw(st.booleans()):
+        # Joiners are renamed too: every name ever seated differs ignoring case.
+        everyone = players + [e["player"] for e in history if e["type"] == "join"]
         names = draw(
             st.lists(
                 odd_name,
-                min_size=len(players),
-                max_size=len(players),
+                min_size=len(everyone),
+                max_size=len(everyone),
                 unique_by=str.casefold,
             )
         )
-        mapping = dict(zip(players, names, strict=True))
-        players = names
+        mapping = dict(zip(everyone, names, strict=True))
+        players = names[: len(players)]
         first = mapping[first]
         history = rename_history(history, mapping)
     if shape != "whole":
@@ -247,7 +251,7 @@ SEATS_ASIDE = ["0", "11", "12", "99", "-1"]
 
 @st.composite
 def deal_form(draw, state, playing, version):
-    """POST data for /deal/ and /deal/<position>/: a deal of `playing`, or garbage."""
+    """POST data for /deal/ and /event/<id>/ (an edit): a deal of `playing`, or garbage."""
     data = {}
     winner = draw(st.sampled_from(playing)) if playing else None
     if winner is not None:
@@ -320,6 +324,39 @@ def rejoin_form(draw, state, version):
             st.just(None),
         )
     )
+    data = {}
+    put(data, "player", player)
+    put(data, "version", draw(version_field(version)))
+    return data
+
+
+@st.composite
+def join_form(draw, state, version):
+    """ "Add a player": a fresh name mostly, sometimes one already seated or a nasty one."""
+    names = [p.name for p in state.players]
+    seated = {n.casefold() for n in names}
+    fresh = [n for n in ("Dev", "Lata", "\u0909\u092e\u093e", "Zoya") if n.casefold() not in seated]
+    name = draw(
+        st.one_of(
+            *[st.sampled_from(fresh or names)] * 3,
+            st.sampled_from(names).map(str.upper),
+            typed_name,
+            st.just(None),
+        )
+    )
+    after = draw(st.one_of(st.just(""), st.sampled_from(names), typed_name, st.just(None)))
+    data = {}
+    put(data, "name", name)
+    put(data, "after", after)
+    put(data, "version", draw(version_field(version)))
+    return data
+
+
+@st.composite
+def seat_form(draw, state, version):
+    """Sit out, back in or leave: a seated player mostly."""
+    names = [p.name for p in state.players]
+    player = draw(st.one_of(*[st.sampled_from(names)] * 3, typed_name, st.just(None)))
     data = {}
     put(data, "player", player)
     put(data, "version", draw(version_field(version)))

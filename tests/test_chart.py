@@ -77,6 +77,18 @@ def test_one_line_per_player_with_a_point_per_deal_plus_the_start(path):
     assert xs == sorted(xs) and len(set(xs)) == len(xs)
 
 
+def test_a_joiner_s_line_starts_at_the_deal_they_sat_down():
+    # Points: C joins after deal 1 at balance 0, then deal 2: A wins, B 10, C 20.
+    history = [deal("A", B=5), {"type": "join", "player": "C"}, deal("A", B=10, C=20)]
+    state = rules.replay("points", {}, ["A", "B"], history)
+    root = parse(running_totals_svg(state))
+    drawn = {line.get("data-player"): line for line in lines(root)}
+    y_of, x_of = y_scale(root), x_scale(root)
+    assert [y for _, y in coords(drawn["C"])] == pytest.approx([y_of(0), y_of(-20)], abs=0.06)
+    assert [x for x, _ in coords(drawn["C"])] == pytest.approx([x_of(1), x_of(2)], abs=0.06)
+    assert len(coords(drawn["A"])) == 3
+
+
 def test_pool_limit_line_at_the_limit():
     for limit in (101, 201, 61):
         state = rules.replay(
@@ -283,8 +295,16 @@ def test_random_games_draw_every_player_deal_and_marker(drawn):
     state = rules.replay(fmt, game_rules, players, history, first)
     root = parse(running_totals_svg(state))
     if state.deals_played:
-        assert [line.get("data-player") for line in lines(root)] == players
-        assert {len(coords(line)) for line in lines(root)} == {state.deals_played + 1}
+        assert [line.get("data-player") for line in lines(root)] == [p.name for p in state.players]
+        # A joiner's line starts at the deal after which they sat down.
+        joined_after, deals = {}, 0
+        for row in state.rows:
+            deals += row.type == "deal"
+            if row.type == "join":
+                joined_after[row.player] = deals
+        assert [len(coords(line)) for line in lines(root)] == [
+            state.deals_played + 1 - joined_after.get(p.name, 0) for p in state.players
+        ]
     else:
         assert not lines(root) and by_class(root, "text", "note")
     went_out = [name for row in state.rows for name in row.went_out]

@@ -174,7 +174,7 @@ def check_refusal(response, csrf=False):
         assert response.has_header("Allow")
     elif status == 403:
         assert csrf, "403 without a CSRF check"
-    elif status in (409, 422, 429):
+    elif status in (400, 409, 422, 429):
         assert shown_messages(response), response.content.decode()[:3000]
     elif status == 302:
         assert flashed(response), "redirected without a change and without a message"
@@ -291,24 +291,25 @@ READS = [
     "/g/{e}/game.csv", "/w/{v}/game.csv", "/g/{e}/chart.svg", "/w/{v}/chart.svg",
     "/g/{e}/qr/edit.svg", "/g/{e}/qr/view.svg", "/w/{v}/qr.svg",
 ]  # fmt: skip
-POSITIONS = ["00", "-1", "1.0", "\u0661", "x", "999999", "9" * 30, "4294967296"]
+EVENT_IDS = ["00", "0", "-1", "1.0", "\u0661", "x", "999999", "9" * 30, "4294967296"]
 
 
-def deal_position(position, history):
-    """The history index a URL's position names, if it is one of a deal."""
-    if position.isascii() and position.isdigit():
-        index = int(position)
-        if index < len(history) and history[index]["type"] == "deal":
+def deal_position(event_id, history, ids):
+    """The history index of the deal a URL's event id names, if it names one."""
+    if event_id.isascii() and event_id.isdigit() and int(event_id) in ids:
+        index = ids.index(int(event_id))
+        if history[index]["type"] == "deal":
             return index
     return None
 
 
 @st.composite
-def position(draw, history, deals=True):
-    indexes = [i for i, e in enumerate(history) if e["type"] == "deal" or not deals]
-    picks = [st.integers(0, len(history) + 2).map(str), st.sampled_from(POSITIONS)]
-    if indexes:
-        picks += [st.sampled_from(indexes).map(str)] * 3
+def event_id(draw, history, ids, deals=True):
+    """An event id for a URL: mostly a real one (a deal's, for `deals`), else any."""
+    real = [str(n) for n, e in zip(ids, history, strict=True) if e["type"] == "deal" or not deals]
+    picks = [st.integers(0, len(history) + 3).map(str), st.sampled_from(EVENT_IDS)]
+    if real:
+        picks += [st.sampled_from(real)] * 3
     return draw(st.one_of(picks))
 
 
@@ -339,7 +340,7 @@ def bad_token(draw, game, right):
 @st.composite
 def game_request(draw, game, state, history):
     """(method, path, data, label, right_link) for one request about `game`."""
-    version = len(state.rows)
+    version = game.revision
     kinds = list(KINDS)  # more of what the game allows now
     if state.can_rejoin:
         kinds += ["rejoin"] * 5
@@ -347,6 +348,10 @@ def game_request(draw, game, state, history):
         kinds += ["split"] * 3
     if state.format == "points" and not state.finished:
         kinds += ["end"] * 2
+    if state.spec.takes_joins and not state.finished:
+        kinds += ["join"] * 2
+    if state.spec.sits_out and not state.finished:
+        kinds += ["sit-out", "sit-out", "sit-out", "sit-in", "sit-in", "leave"]
     if state.finished:
         kinds += ["delete"] * 2
     kind = draw(st.sampled_from(kinds))
@@ -354,7 +359,20 @@ def game_request(draw, game, state, history):
     if kind == "wrong-link":
         token = draw(bad_token(game, game.edit_token))
         kind = draw(
-            st.sampled_from(["deal", "edit", "delete", "rejoin", "split", "end", "read", "calc"])
+            st.sampled_from(
+                [
+                    "deal",
+                    "edit",
+                    "delete",
+                    "rejoin",
+                    "split",
+                    "end",
+                    "read",
+                    "calc",
+                    "join",
+                    "leave",
+                ]
+            )
         )
     t = quote(token, safe="")
     right = token == game.edit_token
@@ -362,15 +380,17 @@ def game_request(draw, game, state, history):
         data = draw(fz.deal_form(state, state.in_players, version))
         return "POST", f"/g/{t}/deal/", data, "deal", right
     if kind == "edit":
-        where = draw(position(history))
-        index = deal_position(where, history)
+        where = draw(event_id(history, game.event_ids))
+        index = deal_position(where, history, game.event_ids)
         before = game.replay(history[:index]) if index is not None else state
         data = draw(fz.deal_form(before, before.in_players, version))
         method = draw(st.sampled_from(["POST", "POST", "POST", "GET"]))
-        return method, f"/g/{t}/deal/{quote(where)}/", data, "edit", right
+        return method, f"/g/{t}/event/{quote(where)}/", data, "edit", right
     if kind == "delete":
-        where = draw(position(history, deals=False))
-        return "POST", f"/g/{t}/event/{quote(where)}/delete/", {}, "delete", right
+        where = draw(event_id(history, game.event_ids, deals=False))
+        data = {}
+        fz.put(data, "version", draw(fz.version_field(version)))  # right, stale or garbage
+        return "POST", f"/g/{t}/event/{quote(where)}/delete/", data, "delete", right
     if kind == "rejoin":
         return "POST", f"/g/{t}/rejoin/", draw(fz.rejoin_form(state, version)), "rejoin", right
     if kind in ("split", "split-get"):
@@ -379,6 +399,11 @@ def game_request(draw, game, state, history):
         return method, f"/g/{t}/split/", data, "split", right
     if kind == "end":
         return "POST", f"/g/{t}/end/", draw(fz.end_form(version)), "end", right
+    if kind == "join":
+        return "POST", f"/g/{t}/join/", draw(fz.join_form(state, version)), "join", right
+    if kind in ("sit-out", "sit-in", "leave"):
+        data = draw(fz.seat_form(state, version))
+        return "POST", f"/g/{t}/{kind}/", data, kind, right
     if kind == "read":
         # A spoilt link on the edit pages only: the view token is right on a view page.
         path = draw(st.sampled_from([r for r in READS if right or r.startswith("/g/")]))
@@ -392,7 +417,7 @@ def game_request(draw, game, state, history):
     # A method the endpoint does not take.
     path = draw(
         st.sampled_from(
-            [f"/g/{t}/deal/", f"/g/{t}/rejoin/", f"/g/{t}/end/", f"/g/{t}/event/0/delete/"]
+            [f"/g/{t}/deal/", f"/g/{t}/rejoin/", f"/g/{t}/end/", f"/g/{t}/event/1/delete/"]
         )
     )
     method = draw(st.sampled_from(["GET", "PUT", "DELETE", "PATCH", "HEAD"]))
@@ -431,6 +456,7 @@ def test_game_endpoints(start, data):
     client = CLIENT
     for step in range(data.draw(st.integers(4, 14), label="requests")):
         before = stored(game)
+        game.refresh_from_db()  # the revision the next form is made against
         state = game.state()
         history = game.history()
         method, path, form, label, right = data.draw(
@@ -510,11 +536,15 @@ def test_rejoin(form, htmx):
 ROUTES = {
     "game": ("/g/{t}/", "GET"),
     "add_deal": ("/g/{t}/deal/", "POST"),
-    "edit_deal": ("/g/{t}/deal/0/", "POST"),
-    "delete_event": ("/g/{t}/event/0/delete/", "POST"),
+    "edit_deal": ("/g/{t}/event/1/", "POST"),
+    "delete_event": ("/g/{t}/event/1/delete/", "POST"),
     "rejoin": ("/g/{t}/rejoin/", "POST"),
     "split": ("/g/{t}/split/", "POST"),
     "end_session": ("/g/{t}/end/", "POST"),
+    "join": ("/g/{t}/join/", "POST"),
+    "sit_out": ("/g/{t}/sit-out/", "POST"),
+    "sit_in": ("/g/{t}/sit-in/", "POST"),
+    "leave": ("/g/{t}/leave/", "POST"),
     "live": ("/g/{t}/live/", "GET"),
     "json": ("/g/{t}/game.json", "GET"),
     "csv": ("/g/{t}/game.csv", "GET"),
@@ -527,6 +557,20 @@ ROUTES = {
     "watch_csv": ("/w/{t}/game.csv", "GET"),
     "watch_chart": ("/w/{t}/chart.svg", "GET"),
     "watch_qr": ("/w/{t}/qr.svg", "GET"),
+    # The family table's links: a game's tokens open none of them.
+    "table": ("/t/{t}/", "GET"),
+    "table_new_game": ("/t/{t}/new/", "POST"),
+    "add_member": ("/t/{t}/members/", "POST"),
+    "remove_member": ("/t/{t}/members/1/remove/", "POST"),
+    "play_again": ("/t/{t}/again/1/", "POST"),
+    "table_upload": ("/t/{t}/upload/", "POST"),
+    "table_json": ("/t/{t}/table.json", "GET"),
+    "table_chart": ("/t/{t}/wins.svg", "GET"),
+    "table_qr": ("/t/{t}/qr/edit.svg", "GET"),
+    "watch_table": ("/tw/{t}/", "GET"),
+    "watch_table_json": ("/tw/{t}/table.json", "GET"),
+    "watch_table_chart": ("/tw/{t}/money.svg", "GET"),
+    "watch_table_qr": ("/tw/{t}/qr.svg", "GET"),
 }
 
 

@@ -361,7 +361,7 @@ def test_custom_split_refusals():
         ("points", {"point_value": "-1"}, "rules.point_value", "not be negative"),
         ("points", {"point_value": "0.125"}, "rules.point_value", "more decimals"),
         ("points", {"money_unit": "0.5"}, "rules.money_unit", "0.01 or 1"),
-        ("cards", {}, "format", "pool, deals or points"),
+        ("cards", {}, "format", "pool, deals, points or basic"),
     ],
 )
 def test_table_rules_out_of_range(fmt, table, field, words):

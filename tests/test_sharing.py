@@ -31,12 +31,16 @@ def game_patterns():
     return found
 
 
-def url_for(pattern, token):
+def url_for(pattern, token, event_id=1, values=None):
     regex = pattern.pattern.regex.pattern
     path = regex.lstrip("^").rstrip("$").replace("\\Z", "")
     path = re.sub(r"\(\?P<token>[^)]*\)", token, path)
     path = re.sub(r"\(\?P<kind>[^)]*\)", "edit", path)
-    path = re.sub(r"\(\?P<position>[^)]*\)", "0", path)
+    path = re.sub(r"\(\?P<event_id>[^)]*\)", str(event_id), path)
+    path = re.sub(r"\(\?P<seat>[^)]*\)", "1", path)
+    for name, value in (values or {}).items():
+        path = re.sub(rf"\(\?P<{name}>[^)]*\)", str(value), path)
+    path = re.sub(r"\(\?P<[a-z_]+>[^)]*\)", "1", path)  # any other id: a made-up one
     return "/" + path.replace("\\", "")
 
 
@@ -49,7 +53,8 @@ def test_a_view_token_cannot_change_anything_through_any_endpoint():
     assert len(patterns) >= 10
     posted = 0
     for pattern in patterns:
-        url = url_for(pattern, game.view_token)
+        # A real event id: only the link may be what refuses the change.
+        url = url_for(pattern, game.view_token, game.events.get().serial)
         for headers in ({}, HTMX):
             data = {
                 **deal_data(game, "Asha", Ravi=5, Meena=5, Kiran=5),
@@ -64,6 +69,40 @@ def test_a_view_token_cannot_change_anything_through_any_endpoint():
     game.refresh_from_db()
     assert game.as_document() == before
     assert Event.objects.count() == 1
+
+
+def test_a_tables_view_token_cannot_change_anything_through_any_endpoint():
+    from tracker import tables
+    from tracker.models import Member, Table
+
+    client = Client()
+    table = Table.start("Nani's table", ["Asha", "Ravi", "Meena"])
+    game = Game.create("pool", {}, ["Asha", "Ravi"], table=table)
+    post_deal(client, game, "Asha", Ravi=80)
+    post_deal(client, game, "Asha", Ravi=80)
+    meena = table.members.get(name="Meena")
+    before = tables.export(table)
+    patterns = game_patterns()
+    table_urls = [p for p in patterns if str(p.pattern).startswith(("t/", "^t/", "tw/", "^tw/"))]
+    assert len(table_urls) >= 12
+    values = {"member": meena.pk, "game": game.pk, "kind": "edit"}
+    posted = 0
+    for pattern in patterns:
+        url = url_for(pattern, table.view_token, values=values)
+        for headers in ({}, HTMX):
+            data = {
+                "name": "Dev",
+                "seat": [m.pk for m in table.members.all()],
+                "format": "pool-101",
+                "file": SimpleUploadedFile("t.json", json.dumps(before).encode()),
+            }
+            response = client.post(url, data, **headers)
+            posted += 1
+            assert response.status_code in (403, 404, 405), (url, response.status_code)
+    assert posted >= 2 * len(patterns)
+    table.refresh_from_db()
+    assert tables.export(table) == before
+    assert (Game.objects.count(), Member.objects.count(), Table.objects.count()) == (1, 3, 1)
 
 
 def test_the_watch_page_has_no_write_form():

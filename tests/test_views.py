@@ -29,8 +29,25 @@ def deal_data(game, winner, version=None, **results):
             data[f"p{seats[name]}"] = str(result)
         else:
             data[f"r{seats[name]}"] = result
-    data["version"] = str(game.events.count() if version is None else version)
+    data["version"] = str(revision(game) if version is None else version)
     return data
+
+
+def revision(game):
+    """The version a form made now carries: the game's stored revision."""
+    return Game.objects.values_list("revision", flat=True).get(pk=game.pk)
+
+
+def event_url(game, position, action=""):
+    """The edit (or delete) URL of the event now at `position`: it names the event's id."""
+    serial = game.events.get(position=position).serial
+    return f"/g/{game.edit_token}/event/{serial}/{action}"
+
+
+def delete(client, game, position, version=None, **headers):
+    version = revision(game) if version is None else version
+    data = {"version": str(version)}
+    return client.post(event_url(game, position, "delete/"), data, **headers)
 
 
 def post_deal(client, game, winner, htmx=False, **results):
@@ -236,7 +253,7 @@ def test_pool_game_to_elimination_rejoin_edit_and_split(client):
     state = game.state()
     assert state.player("Ravi").status == "out"
     page = text(client.get(game.get_absolute_url()))
-    assert "Rejoin Ravi at 61 · pot 250.00" in page
+    assert "Rejoin Ravi at 61 · pot ₹250.00" in page
     assert re.search(r'class="out".*?Ravi', page)
     # Rejoin, as htmx.
     response = client.post(
@@ -245,7 +262,7 @@ def test_pool_game_to_elimination_rejoin_edit_and_split(client):
     assert response.status_code == 200
     assert game.state().player("Ravi").total == 61
     # Correct deal 1: Kiran had 45, not 40.
-    edit_url = f"/g/{game.edit_token}/deal/0/"
+    edit_url = event_url(game, 0)
     assert "Correct deal 1" in text(client.get(edit_url))
     response = client.post(edit_url, deal_data(game, "Asha", Ravi=80, Meena=10, Kiran=45))
     assert response.status_code == 302
@@ -263,10 +280,11 @@ def test_pool_game_to_elimination_rejoin_edit_and_split(client):
     state = game.state()
     assert [p.name for p in state.in_players] == ["Asha", "Meena", "Kiran"]
     page = text(client.get(f"/g/{game.edit_token}/split/?method=equal"))
-    assert "Split the pot of 250.00" in page
-    assert "83.34" in page and "83.33" in page
+    assert "Split the pot of ₹250.00" in page
+    assert "₹83.34" in page and "₹83.33" in page
     response = client.post(
-        f"/g/{game.edit_token}/split/", {"method": "drops", "confirm": "1", "version": "4"}
+        f"/g/{game.edit_token}/split/",
+        {"method": "drops", "confirm": "1", "version": str(revision(game))},
     )
     assert response.status_code == 302
     state = game.state()
@@ -302,7 +320,7 @@ def test_pool_played_to_a_winner_removes_the_deal_form(client):
     assert response.status_code == 422
     assert "The game is over" in text(response)
     # Deleting the deal that ended the game reopens it.
-    response = client.post(f"/g/{game.edit_token}/event/1/delete/", **HTMX)
+    response = delete(client, game, 1, **HTMX)
     assert response.status_code == 200
     assert "Enter deal 2" in text(response)
     assert not game.state().finished
@@ -329,7 +347,7 @@ def test_points_session_with_settlement_and_end(client):
     game = new_game(client, fmt="points", players=("Asha", "Ravi", "Meena"), point_value="0.25")
     post_deal(client, game, "Ravi", Asha=47, Meena="first_drop")
     page = text(client.get(game.get_absolute_url()))
-    assert "Asha</strong> pays <strong>Ravi</strong> 11.75" in page
+    assert "Asha</strong> pays <strong>Ravi</strong> ₹11.75" in page
     response = client.post(f"/g/{game.edit_token}/end/", {"version": "1"}, **HTMX)
     assert response.status_code == 200
     assert "Session ended" in text(response)
@@ -352,7 +370,7 @@ def test_unknown_links_are_friendly_404s(client):
         "/w/nope/",
         f"/w/{game.edit_token}/",
         f"/g/{game.view_token}/",
-        f"/g/{game.edit_token}/deal/99/",
+        f"/g/{game.edit_token}/event/99/",
         "/nowhere/",
     ]:
         response = client.get(url)
@@ -420,12 +438,12 @@ def test_deleting_a_deal_that_a_later_event_needs_is_refused(client):
     post_deal(client, game, "Meena", Asha=30, Ravi=25, Kiran=20)
     client.post(f"/g/{game.edit_token}/rejoin/", {"player": "Ravi", "version": "2"})
     before = game.history()
-    response = client.post(f"/g/{game.edit_token}/event/1/delete/", **HTMX)
+    response = delete(client, game, 1, **HTMX)
     assert response.status_code == 422
     assert "Not deleted: that would make rejoin (Ravi cannot rejoin: Ravi is still in)" in text(
         response
     )
     assert game.history() == before
-    response = client.post(f"/g/{game.edit_token}/event/1/delete/", follow=True)
+    response = delete(client, game, 1, follow=True)
     assert "Not deleted" in text(response)
     assert game.history() == before

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Event, Game, Player
+from .models import Event, Game, Member, Player, Table
 
 
 class PlayerInline(admin.TabularInline):
@@ -11,7 +11,7 @@ class PlayerInline(admin.TabularInline):
 class EventInline(admin.TabularInline):
     model = Event
     extra = 0
-    fields = ["position", "type", "data"]
+    fields = ["position", "serial", "type", "data"]
 
 
 @admin.register(Game)
@@ -25,5 +25,18 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ["game", "position", "type", "created_at"]
+    list_display = ["game", "position", "serial", "type", "created_at"]
     list_filter = ["type"]
+
+
+class MemberInline(admin.TabularInline):
+    model = Member
+    extra = 0
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at", "updated_at"]
+    search_fields = ["name", "members__name"]
+    readonly_fields = ["edit_token", "view_token", "created_at", "updated_at"]
+    inlines = [MemberInline]

@@ -17,8 +17,9 @@ scales to a 360 px phone and up; the height grows with the legend):
   crosses 0 (points balances).
 - `g class="axes"`: the two axis lines, `text class="tick-x"` deal numbers
   along the bottom (`data-value` the deal number), the axis names.
-- pool only: `line class="limit" data-value="LIMIT"`, dashed, at the pool
-  limit, with a label.
+- where the format draws one (`Format.chart_line`: the pool limit, Basic
+  Rummy's target): `line class="limit" data-value="VALUE"`, dashed, with a
+  label.
 - one `polyline class="line" data-player="NAME"` per player, in seat order,
   with a `<title>` holding the name; see `running_totals_svg` for its points.
 - `path class="out" data-player="NAME"`: a cross where a deal put a player
@@ -40,8 +41,6 @@ from __future__ import annotations
 import math
 import re
 from xml.sax.saxutils import escape
-
-from .rules import out_total
 
 # Seat order: blue, vermillion, bluish green, near black, reddish purple,
 # violet, brown, indigo, crimson, olive.
@@ -67,12 +66,6 @@ INK = "#222222"
 MUTED = "#555555"
 GRID = "#DDDDDD"
 
-FIGURE_NAMES = {"pool": "Total", "deals": "Chips", "points": "Balance"}
-DEFAULT_TITLES = {
-    "pool": "Running totals",
-    "deals": "Chips after each deal",
-    "points": "Balances after each deal",
-}
 
 # Characters XML 1.0 does not allow, and lone surrogates that UTF-8 cannot encode.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -134,19 +127,25 @@ def _series(state):
     """Per player the figure at the start and after each deal, and the markers.
 
     Returns (points, outs, rejoins, deals): `points` maps each name to a list
-    of deals + 1 figures; `outs` and `rejoins` are lists of (name, deal, figure).
+    of deals + 1 figures (None for the deals before a joiner sat down); `outs`
+    and `rejoins` are lists of (name, deal, figure).
     """
     names = [p.name for p in state.players]
-    start = state.rules.get("starting_chips", 0) if state.format == "deals" else 0
-    points = {name: [start] for name in names}
+    start = state.spec.chart_start(state.rules)
+    joiners = {row.player for row in state.rows if row.type == "join"}
+    points = {name: [start] if name not in joiners else [] for name in names}
     outs, rejoins = [], []
     deals = 0
     for row in state.rows:
-        if row.type == "deal":
+        if row.type == "join":
+            # A joiner's line starts where they sat down: None for the deals before.
+            points[row.player] = [None] * deals + [row.totals[row.player]]
+        elif row.type == "deal":
             deals += 1
             totals = row.totals
             for name in names:
-                points[name].append(totals[name])
+                if points[name]:
+                    points[name].append(totals[name])
             for name in row.went_out:
                 outs.append((name, deals, totals[name]))
         elif row.type == "rejoin":
@@ -161,26 +160,29 @@ def running_totals_svg(state, *, title=None):
     deals, the balance in points. With D deals played, each player's
     `polyline class="line"` has exactly D + 1 points: the start (deal 0: 0 in
     pool and points, the starting chips in deals) and the figure after each
-    deal row, in order. Rejoins, splits and an end add no point (a rejoin's
-    new total shows in the next deal's point and as a `class="rejoin"` ring).
+    deal row, in order. A player who joined after deal J has D + 1 - J: the
+    figure they joined at, drawn at deal J, then one per deal. Rejoins, splits,
+    sit-outs and an end add no point (a rejoin's new total shows in the next
+    deal's point and as a `class="rejoin"` ring).
     With no deal played there are no lines: the axes, a note and the legend.
 
-    The y range always includes 0, every figure drawn, and in pool the pool
-    limit (drawn as a dashed `class="limit"` line).
+    The y range always includes 0, every figure drawn, and the format's line
+    (the pool limit, basic's target: a dashed `class="limit"` line).
     """
-    fmt = state.format
+    spec = state.spec
     players = state.players
     points, outs, rejoins, deals = _series(state)
-    limit = state.rules["pool_limit"] if fmt == "pool" else None
+    line = spec.chart_line(state.rules)  # (value, title, label): the pool limit, a target
+    limit = line[0] if line else None
 
-    values = [v for series in points.values() for v in series]
+    values = [v for series in points.values() for v in series if v is not None]
     low = min([0, *values])
     high = max([0, *values, *(v for _, _, v in rejoins)])
     if limit is not None:
         high = max(high, limit)
     if high == low:  # nothing but zeros yet: a small range above (and in points below) 0
         high += 10
-        low -= 10 if fmt == "points" else 0
+        low -= 10 if spec.chart_below_zero else 0
     ticks = _nice_ticks(low, high)
     y_low, y_high = ticks[0], ticks[-1]
 
@@ -212,8 +214,8 @@ def running_totals_svg(state, *, title=None):
     rows = math.ceil(len(players) / columns)
     height = round(legend_top + rows * LEGEND_ROW + 2)
 
-    title_text = title or DEFAULT_TITLES[fmt]
-    figure = FIGURE_NAMES[fmt]
+    title_text = title or spec.chart_title
+    figure = spec.figure_name
     if deals:
         last = ", ".join(f"{name} {series[-1]}" for name, series in points.items())
         summary = f"{figure} per player over {deals} deal{'s' if deals != 1 else ''}. "
@@ -290,10 +292,10 @@ def running_totals_svg(state, *, title=None):
         out.append(
             f'<line class="limit" data-value="{limit}" x1="{left}" y1="{y}" x2="{RIGHT}" '
             f'y2="{y}" stroke="{INK}" stroke-width="1.5" stroke-dasharray="6 4">'
-            f"<title>Pool limit {limit}: out at {out_total(state.rules)}</title></line>"
+            f"<title>{_text(line[1])}</title></line>"
         )
         out.append(
-            f'<text x="{left + 4}" y="{_num(y_of(limit) - 4)}" fill="{INK}">limit {limit}</text>'
+            f'<text x="{left + 4}" y="{_num(y_of(limit) - 4)}" fill="{INK}">{_text(line[2])}</text>'
         )
 
     if not deals:
@@ -315,7 +317,9 @@ def running_totals_svg(state, *, title=None):
         out.append('<g class="lines" fill="none" stroke-width="2" stroke-linejoin="round">')
         for name, series in points.items():
             colour, dash = look(name)
-            coords = " ".join(f"{x},{_num(y_of(v))}" for x, v in zip(xs, series, strict=True))
+            coords = " ".join(
+                f"{x},{_num(y_of(v))}" for x, v in zip(xs, series, strict=True) if v is not None
+            )
             out.append(
                 f'<polyline class="line" data-player="{_attr(name)}" points="{coords}" '
                 f'stroke="{colour}"{dash}><title>{_text(name)}</title></polyline>'

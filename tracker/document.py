@@ -17,11 +17,7 @@ INPUT_KEYS = ("schema", "name", "format", "rules", "players", "first_dealer", "h
 
 
 def default_name(fmt, game_rules):
-    if fmt == "pool":
-        return f"Pool {game_rules['pool_limit']}"
-    if fmt == "deals":
-        return f"Deals, best of {game_rules['deal_count']}"
-    return "Points rummy"
+    return rules.FORMATS[fmt].default_name(game_rules)
 
 
 def check_name(name, fmt=None, game_rules=None):
@@ -67,7 +63,8 @@ def read(doc):
         "name": name,
         "format": fmt,
         "rules": game_rules,
-        "players": [p.name for p in state.players],
+        # The seats at the start; joiners are events of the history (game-json.md).
+        "players": rules.check_players(doc.get("players")),
         "first_dealer": state.first_dealer,
         "history": [clean_event(e) for e in history],
     }
@@ -77,9 +74,13 @@ def read(doc):
 def clean_event(event):
     """An event as the document writes it: its type first, then its fields."""
     out = {"type": event["type"]}
-    for key in ("winner", "results", "player", "method", "shares"):
+    for key in ("winner", "results", "rummy", "player", "after", "method", "shares"):
         if key in event:
             out[key] = event[key]
+    if out.get("rummy") is False:  # absent means false (game-json.md)
+        del out["rummy"]
+    if out["type"] == "join":
+        out.setdefault("after", None)  # absent and null both mean after the last seat
     return out
 
 

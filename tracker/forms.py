@@ -1,7 +1,7 @@
 """Forms turn what was typed into events and table rules for the rules engine.
 
 They check only what the engine cannot see (is it a number at all?); every
-rule is left to `rules.py`, whose refusals are put back beside the field
+rule is left to the rules engine (`tracker/rules/`), whose refusals are put back beside the field
 they name, so the pages and the import command refuse with the same words.
 """
 
@@ -12,69 +12,39 @@ from django.utils.safestring import mark_safe
 
 from . import rules
 
-# One tap picks the format: (key, label, format, fixed rules).
+# One tap picks the format: (key, label, format, fixed rules), from the registry.
 FORMAT_CHOICES = [
-    ("pool-101", "Pool 101", "pool", {"pool_limit": 101}),
-    ("pool-201", "Pool 201", "pool", {"pool_limit": 201}),
-    ("pool-61", "Pool 61", "pool", {"pool_limit": 61}),
-    ("pool-other", "Pool, other limit", "pool", {}),
-    ("deals-2", "Deals, best of 2", "deals", {"deal_count": 2}),
-    ("deals-3", "Deals, best of 3", "deals", {"deal_count": 3}),
-    ("deals-6", "Deals, best of 6", "deals", {"deal_count": 6}),
-    ("deals-other", "Deals, other number", "deals", {}),
-    ("points", "Points", "points", {}),
+    (preset.key, preset.label, spec.name, preset.fixed) for preset, spec in rules.PRESETS.values()
 ]
 FORMATS_BY_KEY = {key: (label, fmt, fixed) for key, label, fmt, fixed in FORMAT_CHOICES}
 
 # Table rules the new-game form shows, per format, in the order shown.
-TABLE_RULES = {
-    "pool": [
-        "first_drop", "middle_drop", "full_count", "wrong_show", "out_at", "entry_fee",
-        "rejoin", "rejoin_cutoff", "max_rejoins", "max_drops", "ace_value", "money_unit",
-    ],
-    "deals": [
-        "first_drop", "middle_drop", "full_count", "wrong_show", "starting_chips",
-        "drops_allowed", "entry_fee", "ace_value", "money_unit",
-    ],
-    "points": ["first_drop", "middle_drop", "full_count", "wrong_show", "ace_value", "money_unit"],
-}  # fmt: skip
-WHOLE_RULES = {
-    "first_drop", "middle_drop", "full_count", "wrong_show", "rejoin_cutoff", "max_rejoins",
-    "max_drops", "starting_chips", "pool_limit", "deal_count", "ace_value",
-}  # fmt: skip
-FLAG_RULES = {"rejoin", "drops_allowed"}
-OPTIONAL_RULES = {"max_rejoins", "max_drops"}  # blank means no limit
-RULE_HELP = {
-    "out_at": "Out on reaching the limit, or only on going past it",
-    "rejoin_cutoff": "Nobody may rejoin once the highest total still in is above this",
-    "max_rejoins": "Blank: no limit",
-    "max_drops": "Blank: only the total limits drops",
-    "money_unit": "0.01, or 1 for whole rupees",
-    "ace_value": "10, or 1",
-}
-MAX_TYPED = 12  # characters: longer than any figure the rules allow
+TABLE_RULES = {name: list(spec.form_rules) for name, spec in rules.FORMATS.items()}
+RULE_INPUTS = {name: dict(spec.rule_inputs) for name, spec in rules.FORMATS.items()}
+_ALL_INPUTS = {key: i for inputs in RULE_INPUTS.values() for key, i in inputs.items()}
+WHOLE_RULES = {key for key, i in _ALL_INPUTS.items() if i.kind == "whole"}
+FLAG_RULES = {key for key, i in _ALL_INPUTS.items() if i.kind == "flag"}
+# The rules typed beside a preset ("Pool, other limit"): read from every form.
+TYPED_RULES = sorted({p.typed for p, _ in rules.PRESETS.values() if p.typed})
+MAX_TYPED = 16  # characters: longer than any figure or choice the rules allow ("winner_collects")
 
 
-def format_rules(key, limit=None, deal_count=None, point_value=None):
-    """(format, rules) for a format key, with the typed limit, count or point value."""
-    _, fmt, fixed = FORMATS_BY_KEY[key]
-    chosen = dict(fixed)
-    if key == "pool-other" and limit is not None:
-        chosen["pool_limit"] = limit
-    if key == "deals-other" and deal_count is not None:
-        chosen["deal_count"] = deal_count
-    if fmt == "points" and point_value not in (None, ""):
-        chosen["point_value"] = point_value
-    return fmt, chosen
+def format_rules(key, typed=None):
+    """(format, rules) for a format key, with the rule typed beside it (a limit, a count)."""
+    preset, spec = rules.PRESETS[key]
+    chosen = dict(preset.fixed)
+    if preset.typed and typed not in (None, ""):
+        chosen[preset.typed] = typed
+    return spec.name, chosen
 
 
-def defaults_for(key, limit=None, deal_count=None, point_value=None):
+def defaults_for(key, typed=None):
     """Every table rule's default for a format key, as the engine fills them."""
-    fmt, chosen = format_rules(key, limit, deal_count, point_value)
+    fmt, chosen = format_rules(key, typed)
     try:
         return rules.normalize_rules(fmt, chosen)
     except rules.RuleError:
-        return rules.normalize_rules(fmt, {})
+        return rules.normalize_rules(fmt, format_rules(key)[1])
 
 
 def shown(value):
@@ -107,23 +77,19 @@ class NewGame:
         self.errors = {}
         self.data = data
         if data is None:
-            self.key = "pool-101"
-            self.limit = ""
-            self.deal_count = ""
-            self.point_value = "1"
+            self.key = FORMAT_CHOICES[0][0]
+            self.typed = {p.typed: p.initial for p, _ in rules.PRESETS.values() if p.typed}
             self.name = ""
             self.players = ["", "", "", ""]
             self.dealer = 0
             self.rules_for = self.key
             self.rule_values = {k: shown(v) for k, v in defaults_for(self.key).items()}
             return
-        self.key = data.get("format", "pool-101")
+        self.key = data.get("format", FORMAT_CHOICES[0][0])
         if self.key not in FORMATS_BY_KEY:
             self.errors["format"] = "Pick a format"
-            self.key = "pool-101"
-        self.limit = (data.get("pool_limit") or "").strip()[:MAX_TYPED]
-        self.deal_count = (data.get("deal_count") or "").strip()[:MAX_TYPED]
-        self.point_value = (data.get("point_value") or "").strip()[:MAX_TYPED]
+            self.key = FORMAT_CHOICES[0][0]
+        self.typed = {key: (data.get(key) or "").strip()[:MAX_TYPED] for key in TYPED_RULES}
         self.name = (data.get("name") or "")[:200]
         self.players = [str(p)[:200] for p in data.getlist("player")][: rules.MAX_PLAYERS + 1]
         try:
@@ -133,8 +99,11 @@ class NewGame:
         self.rules_for = data.get("rules_for", self.key)
         if self.rules_for not in FORMATS_BY_KEY:
             self.rules_for = self.key
+        # A rule not posted at all keeps the default it was filled with (a blank
+        # box is posted, and means "none" for a rule that may be empty).
+        filled = {k: shown(v) for k, v in self._defaults(self.rules_for).items()}
         self.rule_values = {
-            key: (data.get(key) or "").strip()[:MAX_TYPED]
+            key: (data.get(key) or "").strip()[:MAX_TYPED] if key in data else filled.get(key, "")
             for key in set().union(*TABLE_RULES.values())
         }
         # An unticked box is not posted at all: read the boxes only when the
@@ -149,6 +118,22 @@ class NewGame:
     @property
     def fmt(self):
         return FORMATS_BY_KEY[self.key][1]
+
+    @property
+    def preset(self):
+        """The preset tapped: its typed rule (`preset.typed`) is shown beside it."""
+        return rules.PRESETS[self.key][0]
+
+    @property
+    def typed_value(self):
+        return self.typed.get(self.preset.typed, "")
+
+    @property
+    def format_errors(self):
+        """Refusals shown under the format: the format itself and the rule typed beside it
+        (unless the table rules show that rule, where its refusal then goes)."""
+        keys = {"format"} | {f"rules.{k}" for k in TYPED_RULES if k not in TABLE_RULES[self.fmt]}
+        return [message for key, message in self.errors.items() if key in keys]
 
     # -- the seat list, edited by posting the form back
 
@@ -190,12 +175,14 @@ class NewGame:
         self.rules_for = self.key
 
     def _defaults(self, key):
-        try:
-            limit = int(self.limit) if self.limit else None
-            count = int(self.deal_count) if self.deal_count else None
-        except ValueError:
-            limit = count = None
-        return defaults_for(key, limit, count, self.point_value or None)
+        preset = rules.PRESETS[key][0]
+        typed = self.typed.get(preset.typed) or None
+        if typed is not None and not preset.decimal:
+            try:
+                typed = int(typed)
+            except ValueError:
+                typed = None
+        return defaults_for(key, typed)
 
     # -- checking
 
@@ -205,18 +192,20 @@ class NewGame:
         takes its own defaults)."""
         fmt, chosen = self._chosen()
         old = {k: shown(v) for k, v in self._defaults(self.rules_for).items()}
+        inputs = RULE_INPUTS[fmt]
         for key in TABLE_RULES[fmt]:
             typed = self.rule_values.get(key, "")
-            if key in FLAG_RULES:
+            if inputs[key].kind == "flag":
                 # A checkbox left as filled keeps the default, as any other rule.
                 if typed != old.get(key, typed):
                     chosen[key] = typed == "on"
                 continue
-            if typed == old.get(key, typed) or (typed == "" and key not in OPTIONAL_RULES):
+            optional = inputs[key].optional
+            if typed == old.get(key, typed) or (typed == "" and not optional):
                 continue
-            if typed == "" and key in OPTIONAL_RULES:
+            if typed == "" and optional:
                 chosen[key] = None
-            elif key in WHOLE_RULES:
+            elif inputs[key].kind == "whole":
                 try:
                     chosen[key] = parse_whole(typed)
                 except ValueError:
@@ -228,25 +217,24 @@ class NewGame:
         return fmt, chosen
 
     def _chosen(self):
-        limit = count = None
-        if self.key == "pool-other":
-            try:
-                limit = parse_whole(self.limit)
-            except ValueError:
-                self.errors["rules.pool_limit"] = "Type the pool limit, a whole number"
-        if self.key == "deals-other":
-            try:
-                count = parse_whole(self.deal_count)
-            except ValueError:
-                self.errors["rules.deal_count"] = "Type the number of deals, a whole number"
-        value = self.point_value if self.fmt == "points" else None
-        if value is not None and value != "":
-            try:
-                Decimal(value)
-            except InvalidOperation:
-                self.errors["rules.point_value"] = 'Point value must be an amount such as "0.25"'
-                value = None
-        return format_rules(self.key, limit, count, value)
+        preset = self.preset
+        typed = None
+        if preset.typed:
+            text = self.typed.get(preset.typed, "")
+            where = f"rules.{preset.typed}"
+            if preset.decimal:
+                typed = text or None
+                try:
+                    Decimal(text or "0")
+                except InvalidOperation:
+                    self.errors[where] = f'{preset.typed_label} must be an amount such as "0.25"'
+                    typed = None
+            else:
+                try:
+                    typed = parse_whole(text)
+                except ValueError:
+                    self.errors[where] = f"Type the {preset.typed_label.lower()}, a whole number"
+        return format_rules(self.key, typed)
 
     def seats(self):
         """The typed names, blanks dropped, and the first dealer's name."""
@@ -265,43 +253,50 @@ class NewGame:
     def rule_fields(self):
         """(key, label, value, help, error) for the table rules of the chosen format."""
         out = []
+        inputs = RULE_INPUTS[self.fmt]
         for key in TABLE_RULES[self.fmt]:
+            shown_as = inputs[key]
             out.append(
                 {
                     "key": key,
                     "label": rules.RULE_LABELS[key].capitalize(),
                     "value": self.rule_values.get(key, ""),
-                    "help": RULE_HELP.get(key, ""),
+                    "help": shown_as.help,
                     "error": self.errors.get(f"rules.{key}"),
-                    "flag": key in FLAG_RULES,
-                    "choices": {
-                        "out_at": [("reach", "Reach the limit"), ("exceed", "Go past it")],
-                        "ace_value": [("10", "10"), ("1", "1")],
-                        "money_unit": [("0.01", "0.01"), ("1", "1 (whole)")],
-                    }.get(key),
-                    "numeric": key in WHOLE_RULES,
+                    "flag": shown_as.kind == "flag",
+                    "choices": list(shown_as.choices) or None,
+                    "numeric": shown_as.kind == "whole",
                 }
             )
         return out
 
 
+# The kind of a result typed as a number, beside the result words (first_drop, ...).
+TYPED = rules.TYPED_RESULT
+
+
 class DealEntry:
-    """The deal form: a winner, and for every other player in, points or a word.
+    """The deal form: a winner, and for every other player in, a typed figure or a word.
 
     Field names use seats (`winner` = seat, `r<seat>` = the result's kind,
-    `p<seat>` = points), never names, so any name is safe in a form.
+    `p<seat>` = the typed figure), never names, so any name is safe in a form.
+    What the format offers (result words, the "went rummy" mark, the hand
+    calculator) comes from its format object.
     """
 
     def __init__(self, state, playing, data=None, event=None):
         self.state = state
+        self.spec = state.spec
         self.playing = playing  # the players dealt this deal
         self.errors = {}
         self.winner = ""
-        self.kinds = {p.seat: "points" for p in playing}
+        self.rummy = False
+        self.kinds = {p.seat: TYPED for p in playing}
         self.points = {p.seat: "" for p in playing}
         if event is not None:
             winner = state.player(event["winner"])
             self.winner = str(winner.seat) if winner else ""
+            self.rummy = event.get("rummy") is True
             for p in playing:
                 result = event.get("results", {}).get(p.name)
                 if isinstance(result, str):
@@ -310,10 +305,34 @@ class DealEntry:
                     self.points[p.seat] = str(result)
         if data is not None:
             self.winner = (data.get("winner") or "")[:4]
+            self.rummy = bool(data.get("rummy"))
             for p in playing:
-                kind = data.get(f"r{p.seat}") or "points"
-                self.kinds[p.seat] = kind if kind in rules.RESULT_WORDS else "points"
+                kind = data.get(f"r{p.seat}") or TYPED
+                self.kinds[p.seat] = kind if kind in rules.RESULT_WORDS else TYPED
                 self.points[p.seat] = (data.get(f"p{p.seat}") or "").strip()[:MAX_TYPED]
+
+    typed_kind = TYPED
+
+    @property
+    def prompt(self):
+        return self.spec.deal_prompt
+
+    @property
+    def placeholder(self):
+        return self.spec.result_short
+
+    @property
+    def calculator(self):
+        """Whether "Count cards" is offered (not where every card counts)."""
+        return self.spec.calculator
+
+    @property
+    def rummy_offered(self):
+        return self.spec.rummy_mark(self.state.rules)
+
+    @property
+    def playing_names(self):
+        return [p.name for p in self.playing]
 
     def event(self):
         """The deal as an event for the engine, or None with self.errors filled."""
@@ -327,28 +346,31 @@ class DealEntry:
             if p is winner:
                 continue
             kind = self.kinds[p.seat]
-            if kind != "points":
+            if kind != TYPED:
                 results[p.name] = kind
                 continue
             typed = self.points[p.seat]
             if typed == "":
-                self.errors[p.seat] = f"{p.name}: type the points or tap a drop"
+                self.errors[p.seat] = f"{p.name}: {self.spec.missing_result}"
                 continue
             try:
                 results[p.name] = parse_whole(typed)
             except ValueError:
-                self.errors[p.seat] = f"{p.name}: points must be a whole number"
+                self.errors[p.seat] = f"{p.name}: {self.spec.result_noun} must be a whole number"
         if self.errors:
             return None
-        return {"type": "deal", "winner": winner.name, "results": results}
+        event = {"type": "deal", "winner": winner.name, "results": results}
+        if self.rummy:
+            event["rummy"] = True  # the engine refuses it where going rummy is off
+        return event
 
     def add_error(self, error):
-        """Put an engine refusal beside the player (or the winner) it names."""
+        """Put an engine refusal beside the player (or the winner, or the mark) it names."""
         player = self.state.player(error.player) if error.player else None
         if player is not None and player.seat in self.kinds:
             self.errors[player.seat] = error.for_player
-        elif error.field == "winner":
-            self.errors["winner"] = error.message[0].upper() + error.message[1:]
+        elif error.field in ("winner", "rummy"):
+            self.errors[error.field] = error.message[0].upper() + error.message[1:]
         else:
             self.errors["form"] = error.message[0].upper() + error.message[1:]
 
@@ -362,7 +384,7 @@ class DealEntry:
                     "player": p,
                     "won": self.winner == str(p.seat),
                     "kind": self.kinds[p.seat],
-                    "points": self.points[p.seat],
+                    "typed": self.points[p.seat],
                     "error": self.errors.get(p.seat),
                     "chips": _word_chips(p.seat, self.kinds[p.seat], buttons),
                 }
@@ -371,10 +393,7 @@ class DealEntry:
 
     def buttons(self):
         """The one-tap results with this game's values."""
-        words = list(rules.RESULT_WORDS)
-        if self.state.format == "deals" and not self.state.rules["drops_allowed"]:
-            words = ["full_count", "wrong_show"]
-        return [(w, rules.RESULT_LABELS[w], self.state.rules[w]) for w in words]
+        return self.spec.result_buttons(self.state.rules)
 
 
 def _word_chips(seat, kind, buttons):
@@ -399,3 +418,39 @@ def split_shares_typed(state, data):
     return {
         p.name: (data.get(f"s{p.seat}") or "").strip()[:MAX_TYPED] for p in state.players if p.is_in
     }
+
+
+class JoinEntry:
+    """The "Add a player" form: the new player's name, and the seat they sit after.
+
+    `after` is the name of a seated player, or "" for after the last seat;
+    the engine checks both, and its refusal is shown beside the field it names.
+    """
+
+    def __init__(self, state, data=None):
+        self.state = state
+        self.errors = {}
+        self.name = ""
+        self.after = ""
+        if data is not None:
+            self.name = (data.get("name") or "")[:100]
+            self.after = (data.get("after") or "")[:100]
+
+    @property
+    def seats(self):
+        """(name, label) of each seat a new player may sit after, in seat order."""
+        return [(p.name, p.name) for p in self.state.players]
+
+    def event(self, check_name=True):
+        """The join for the engine, or None with self.errors filled (a blank name)."""
+        if check_name and not self.name.strip():
+            self.errors["name"] = "Type the new player's name"
+            return None
+        return {"type": "join", "player": self.name, "after": self.after or None}
+
+    def add_error(self, error):
+        where = "after" if error.field == "after" else "name"
+        message = error.message
+        if not message.startswith(" ".join(self.name.split())):
+            message = message[0].upper() + message[1:]  # never a name as typed: "asha ..."
+        self.errors[where] = message

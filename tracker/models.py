@@ -9,6 +9,7 @@ import hmac
 import secrets
 
 from django.db import models, transaction
+from django.db.models.functions import Lower
 from django.urls import reverse
 
 from . import document, rules, sheet
@@ -30,7 +31,7 @@ def token_key(token):
 
 
 class Game(models.Model):
-    FORMATS = [("pool", "Pool"), ("deals", "Deals"), ("points", "Points")]
+    FORMATS = [(name, spec.label) for name, spec in rules.FORMATS.items()]
 
     name = models.CharField(max_length=document.MAX_NAME_LENGTH)
     format = models.CharField(max_length=10, choices=FORMATS)
@@ -46,6 +47,12 @@ class Game(models.Model):
     # Bumped by every change to the history, so a watcher can tell "nothing new"
     # without replaying; it is a version number, not a score.
     revision = models.PositiveIntegerField(default=0)
+    # What the latest change did, in the words a phone whose form went stale is
+    # told ("Someone else just deleted deal 2"): a note about the history, not a figure.
+    last_change = models.CharField(max_length=80, blank=True, default="", editable=False)
+    table = models.ForeignKey(
+        "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -98,11 +105,27 @@ class Game(models.Model):
     # -- reading
 
     def seat_names(self):
+        if self._prefetched("players"):
+            return [p.name for p in self.players.all()]
         return list(self.players.values_list("name", flat=True))
 
     def history(self):
-        # Two columns, not model objects: half the time of reading a game's history.
-        return [{"type": kind, **data} for kind, data in self.events.values_list("type", "data")]
+        """The events as the game document has them.
+
+        Their ids are kept, in the same order, in `self.event_ids`: read in
+        the same query, so a page's Edit and Undo links name the rows it shows.
+        Three columns, not model objects: half the time of reading a history.
+        """
+        if self._prefetched("events"):  # a table's games, read in one query
+            rows = [(e.serial, e.type, e.data) for e in self.events.all()]
+        else:
+            rows = list(self.events.values_list("serial", "type", "data"))
+        self.event_ids = [serial for serial, _, _ in rows]
+        return [{"type": kind, **data} for _, kind, data in rows]
+
+    def _prefetched(self, name):
+        """Whether `prefetch_related` already read this game's `name` rows."""
+        return name in getattr(self, "_prefetched_objects_cache", {})
 
     def replay(self, history=None, names=None):
         names = names if names is not None else self.seat_names()
@@ -138,7 +161,15 @@ class Game(models.Model):
     @classmethod
     @transaction.atomic
     def create(
-        cls, fmt, table_rules, players, first_dealer=None, name=None, history=(), created_from=""
+        cls,
+        fmt,
+        table_rules,
+        players,
+        first_dealer=None,
+        name=None,
+        history=(),
+        created_from="",
+        table=None,
     ):
         """Make a game after the engine has accepted all of it; raises RuleError."""
         game_doc, state = document.read(
@@ -152,14 +183,14 @@ class Game(models.Model):
                 "history": list(history),
             }
         )
-        return cls._store(game_doc, state, created_from)
+        return cls._store(game_doc, state, created_from, table)
 
     @classmethod
     @transaction.atomic
-    def import_document(cls, doc, created_from=""):
+    def import_document(cls, doc, created_from="", table=None):
         """Create a game from a game document; nothing is created if it is refused."""
         game_doc, state = document.read(doc)
-        return cls._store(game_doc, state, created_from)
+        return cls._store(game_doc, state, created_from, table)
 
     @classmethod
     @transaction.atomic
@@ -169,9 +200,12 @@ class Game(models.Model):
         return cls._store(game_doc, state, created_from)
 
     @classmethod
-    def _store(cls, game_doc, state, created_from=""):
+    def _store(cls, game_doc, state, created_from="", table=None, **kept):
+        """Save a checked game; `kept` carries a backup's tokens and dates."""
         names = game_doc["players"]
         game = cls.objects.create(
+            **kept,
+            table=table,
             created_from=created_from,
             name=game_doc["name"],
             format=game_doc["format"],
@@ -183,7 +217,7 @@ class Game(models.Model):
             Player(game=game, seat=seat, name=name) for seat, name in enumerate(names, start=1)
         )
         Event.objects.bulk_create(
-            Event.from_dict(game, position, event)
+            Event.from_dict(game, position, event, serial=position + 1)
             for position, event in enumerate(game_doc["history"])
         )
         return game
@@ -197,69 +231,119 @@ class Game(models.Model):
         return Game.objects.select_for_update().get(pk=self.pk)
 
     @transaction.atomic
-    def add_event(self, event, made_against=None, state=None):
+    def add_event(self, event, made_against, state=None):
         """Append an event after the engine accepts it; returns the new state.
 
-        `made_against` is the number of events the form was made against: if
-        another phone saved first, StaleHistory is raised and nothing changes,
-        so a retried post is recorded once and never on the wrong history.
+        `made_against` is the revision the form was made against: if another
+        phone changed the history first, StaleHistory is raised before the
+        event is looked at and nothing changes, so a retried post is recorded
+        once and never on the wrong history.
         `state`, when given, is this game's state as read at `self.revision`:
         if the locked row still has that revision the history is unchanged,
         so the event is checked against that state instead of replaying it all.
         """
-        game = self.locked()
-        if state is None or game.revision != self.revision:
+        game = self._locked_at(made_against)
+        if state is None or game.revision != self.revision or not hasattr(self, "event_ids"):
             state = game.replay()
-        events = len(state.rows)
-        if made_against is not None and made_against != events:
-            raise StaleHistory(events)
+            ids = game.event_ids
+        else:
+            ids = self.event_ids
         rules.apply(state, event)  # refuses before it changes anything
-        Event.from_dict(game, events, event).save()
-        self.revision = game.bump()
+        serial = game.revision + 1  # revisions only grow: an id is never given twice
+        Event.from_dict(game, len(ids), event, serial=serial).save()
+        self.event_ids = [*ids, serial]
+        self._bump(game, _added(state.rows[-1]))
         return state
 
     @transaction.atomic
-    def replace_event(self, position, event):
-        """Correct a past event; every later one must still be possible."""
-        game = self.locked()
-        stored = game.events.get(position=position)
+    def replace_event(self, event_id, event, made_against):
+        """Correct a past deal; every later event must still be possible.
+
+        Raises StaleHistory if the history changed since `made_against`, and
+        Event.DoesNotExist if no deal of this game has that id.
+        """
+        game = self._locked_at(made_against)
+        stored = game.events.get(serial=event_id, type="deal")
         history = game.history()
-        history[position] = event
+        history[stored.position] = event
         state = game.replay(history)
         stored.fill(event)
         stored.save(update_fields=["type", "data"])
-        self.revision = game.bump()
+        self.event_ids = game.event_ids
+        self._bump(game, f"changed deal {state.rows[stored.position].number}")
         return state
 
     @transaction.atomic
-    def delete_event(self, position):
-        """Delete a past event; the later ones move up and must still be possible."""
-        game = self.locked()
+    def delete_event(self, event_id, made_against):
+        """Delete a past event; the later ones move up and must still be possible.
+
+        Raises StaleHistory if the history changed since `made_against`, and
+        Event.DoesNotExist if no event of this game has that id. The rows
+        after it keep their ids: only their positions move.
+        """
+        game = self._locked_at(made_against)
         events = list(game.events.all())
-        del events[position]
-        state = game.replay([e.as_dict() for e in events])
-        game.events.filter(position__gte=position).delete()
-        moved = [
-            Event(game=game, position=i, type=e.type, data=e.data)
-            for i, e in enumerate(events)
-            if i >= position
-        ]
-        Event.objects.bulk_create(moved)
-        self.revision = game.bump()
+        gone = next((e for e in events if e.serial == event_id), None)
+        if gone is None:
+            raise Event.DoesNotExist(f"no event {event_id}")
+        history = [e.as_dict() for e in events if e is not gone]
+        state = game.replay(history)
+        position = gone.position
+        gone.delete()
+        # Two steps, so no row ever takes a position another still holds
+        # (unique per game, checked row by row on both databases).
+        later = game.events.filter(position__gt=position)
+        far = len(events) + 1
+        later.update(position=models.F("position") + far)
+        game.events.filter(position__gte=far).update(position=models.F("position") - far - 1)
+        self.event_ids = [e.serial for e in events if e is not gone]
+        deals = sum(1 for e in events[: position + 1] if e.type == "deal")
+        self._bump(game, _removed(gone, deals))
         return state
 
-    def bump(self):
+    def _locked_at(self, made_against):
+        """This game locked, if its history is still at revision `made_against`."""
+        game = self.locked()
+        if made_against != game.revision:
+            raise StaleHistory(game)
+        return game
+
+    def _bump(self, game, change):
+        self.revision = game.bump(change)
+        self.last_change = game.last_change
+
+    def bump(self, change=""):
+        """Count a change to the history, saying in words what it was."""
         self.revision += 1
-        self.save(update_fields=["revision", "updated_at"])
+        self.last_change = change[: Game._meta.get_field("last_change").max_length]
+        self.save(update_fields=["revision", "last_change", "updated_at"])
         return self.revision
+
+
+def _added(row):
+    """The last change, in words, after an event was added: "saved deal 5"."""
+    if row.type == "deal":
+        return f"saved deal {row.number}"
+    if row.type == "rejoin":
+        return f"rejoined {row.player}"
+    return "split the pot" if row.type == "split" else "ended the session"
+
+
+def _removed(event, deal_number):
+    if event.type == "deal":
+        return f"deleted deal {deal_number}"
+    if event.type == "rejoin":
+        return f"undid {event.data.get('player')}'s rejoin"
+    return "undid the split" if event.type == "split" else "undid the end of the session"
 
 
 class StaleHistory(Exception):
     """A change made against an older history than the one stored."""
 
-    def __init__(self, events_now):
-        super().__init__(f"the game has {events_now} events now")
-        self.events_now = events_now
+    def __init__(self, game):
+        super().__init__(f"the game is at revision {game.revision} now")
+        self.revision = game.revision
+        self.last_change = game.last_change
 
 
 class Player(models.Model):
@@ -278,12 +362,25 @@ class Player(models.Model):
 
 
 class Event(models.Model):
-    """One thing that happened: a deal and its results, a rejoin, a split, an end."""
+    """One thing that happened: a deal and its results, a rejoin, a split, an end,
+    a player joining, sitting out, coming back in or leaving."""
 
-    TYPES = [("deal", "Deal"), ("rejoin", "Rejoin"), ("split", "Split"), ("end", "End")]
+    TYPES = [
+        ("deal", "Deal"),
+        ("rejoin", "Rejoin"),
+        ("split", "Split"),
+        ("end", "End"),
+        ("join", "Join"),
+        ("sit_out", "Sit out"),
+        ("sit_in", "Back in"),
+        ("leave", "Leave"),
+    ]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     position = models.PositiveIntegerField(help_text="Order in the history, from 0.")
+    serial = models.PositiveIntegerField(
+        help_text="The event's id in its game, in links and forms: never moves, never reused."
+    )
     type = models.CharField(max_length=10, choices=TYPES)
     data = models.JSONField(default=dict, help_text="The event's fields as in the game document.")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -292,14 +389,15 @@ class Event(models.Model):
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="one_event_per_position"),
+            models.UniqueConstraint(fields=["game", "serial"], name="one_event_per_id"),
         ]
 
     def __str__(self):
         return f"{self.type} #{self.position + 1}"
 
     @classmethod
-    def from_dict(cls, game, position, event):
-        stored = cls(game=game, position=position)
+    def from_dict(cls, game, position, event, serial):
+        stored = cls(game=game, position=position, serial=serial)
         stored.fill(event)
         return stored
 
@@ -310,3 +408,187 @@ class Event(models.Model):
 
     def as_dict(self):
         return {"type": self.type, **self.data}
+
+
+MAX_MEMBERS = 30
+MIN_MEMBERS = 2
+
+
+class MemberError(ValueError):
+    """A refused change to a table's members, with the form field it belongs beside."""
+
+    def __init__(self, message, field="member"):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def check_member_name(name):
+    """A member's name as a player's name is checked: trimmed, 1 to 30 letters."""
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise MemberError("Type the member's name")
+    if len(name) > rules.MAX_NAME_LENGTH:
+        raise MemberError(f"{name[:30]}…: a name is at most {rules.MAX_NAME_LENGTH} letters")
+    if rules.has_control_characters(name):
+        raise MemberError(f"{name}: the name has a character that is not a letter")
+    return name
+
+
+class Table(models.Model):
+    """A family's table: its members and every game they play from it.
+
+    Its two links are made and looked up exactly as a game's are: random
+    tokens, found by their SHA-256 key and compared in constant time.
+    """
+
+    name = models.CharField(max_length=document.MAX_NAME_LENGTH)
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    edit_key = models.CharField(max_length=64, unique=True, editable=False)
+    view_key = models.CharField(max_length=64, unique=True, editable=False)
+    created_from = models.CharField(
+        max_length=64, blank=True, editable=False, help_text="Keyed hash of the creator's address."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["created_from", "created_at"], name="table_creations")]
+
+    def __str__(self):
+        return self.name
+
+    def save(self, *args, **kwargs):
+        self.edit_key = token_key(self.edit_token)
+        self.view_key = token_key(self.view_token)
+        super().save(*args, **kwargs)
+
+    # The same lookup as a game's links, not a copy of it.
+    _by_link_key = vars(Game)["_by_link_key"]
+    by_link = vars(Game)["by_link"]
+
+    def get_absolute_url(self):
+        return reverse("table", args=[self.edit_token])
+
+    def get_view_url(self):
+        return reverse("watch_table", args=[self.view_token])
+
+    def member_names(self):
+        return [m.name for m in self.members.all()]
+
+    def find_member(self, name):
+        folded = " ".join(str(name).split()).casefold()
+        return next((m for m in self.members.all() if m.name.casefold() == folded), None)
+
+    @classmethod
+    @transaction.atomic
+    def start(cls, name, members, created_from=""):
+        """A new table with its members; raises MemberError (nothing saved) when refused."""
+        try:
+            name = document.check_name(name)
+        except rules.RuleError as error:
+            raise MemberError(error.message[0].upper() + error.message[1:], "name") from None
+        if not name:
+            raise MemberError("Give the table a name", "name")
+        names = cls.check_members(members)
+        table = cls.objects.create(name=name, created_from=created_from)
+        Member.objects.bulk_create(
+            Member(table=table, name=n, order=i) for i, n in enumerate(names, start=1)
+        )
+        return table
+
+    @staticmethod
+    def check_members(members, field="members"):
+        names, seen = [], set()
+        for raw in members:
+            if not str(raw or "").strip():
+                continue  # an empty box of the form is no member
+            try:
+                member = check_member_name(raw)
+            except MemberError as error:
+                raise MemberError(error.message, field) from None
+            if member.casefold() in seen:
+                raise MemberError(f"{member} is a member twice: names must differ", field)
+            seen.add(member.casefold())
+            names.append(member)
+        if len(names) < MIN_MEMBERS:
+            raise MemberError(f"A table needs at least {MIN_MEMBERS} members", field)
+        if len(names) > MAX_MEMBERS:
+            raise MemberError(f"A table has at most {MAX_MEMBERS} members", field)
+        return names
+
+    def locked(self):
+        return Table.objects.select_for_update().get(pk=self.pk)
+
+    @transaction.atomic
+    def add_member(self, name):
+        """Add one member at the end; raises MemberError and saves nothing when refused."""
+        table = self.locked()
+        name = check_member_name(name)
+        members = list(table.members.all())
+        if any(m.name.casefold() == name.casefold() for m in members):
+            raise MemberError(f"{name} is already a member: names must differ")
+        if len(members) >= MAX_MEMBERS:
+            raise MemberError(f"A table has at most {MAX_MEMBERS} members")
+        order = max((m.order for m in members), default=0) + 1
+        member = Member.objects.create(table=table, name=name, order=order)
+        table.save(update_fields=["updated_at"])
+        return member
+
+    @transaction.atomic
+    def remove_member(self, member_id):
+        """Remove a member no game of the table seats."""
+        table = self.locked()
+        member = table.members.filter(pk=member_id).first()
+        if member is None:
+            raise MemberError("That member is not at this table")
+        # Compared ignoring case in Python: the database's case rules differ by script.
+        seated = Player.objects.filter(game__table=table).values_list("name", flat=True)
+        if member.name.casefold() in {name.casefold() for name in seated.distinct()}:
+            raise MemberError(f"{member.name} sits in a game of this table, so stays a member")
+        if table.members.count() <= MIN_MEMBERS:
+            raise MemberError(f"A table needs at least {MIN_MEMBERS} members")
+        member.delete()
+        table.save(update_fields=["updated_at"])
+        return member
+
+    def add_missing_members(self, names):
+        """Add the names that are not members yet (a game imported into the table)."""
+        known = {m.name.casefold() for m in self.members.all()}
+        missing = [n for n in names if n.casefold() not in known]
+        if len(known) + len(missing) > MAX_MEMBERS:
+            raise MemberError(
+                f"Adding {', '.join(missing)} would make more than {MAX_MEMBERS} members", "file"
+            )
+        order = max((m.order for m in self.members.all()), default=0)
+        Member.objects.bulk_create(
+            Member(table=self, name=n, order=order + i) for i, n in enumerate(missing, start=1)
+        )
+        if missing:
+            self._prefetched_objects_cache = {}
+        return missing
+
+    def seat_check(self, names):
+        """Refuse a game that seats someone who is not a member."""
+        known = {m.name.casefold() for m in self.members.all()}
+        for name in names:
+            if name.casefold() not in known:
+                raise MemberError(f"{name} is not a member of this table", "seats")
+
+
+class Member(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(max_length=rules.MAX_NAME_LENGTH)
+    order = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["order"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "order"], name="one_member_per_place"),
+            models.UniqueConstraint(Lower("name"), "table", name="one_member_name_per_table"),
+        ]
+
+    def __str__(self):
+        return self.name

@@ -1,27 +1,25 @@
 """What the game screen shows, laid out from the engine's state.
 
 Pure presentation of figures the engine computed: nothing is scored here.
+The columns, badges and lines that differ between formats come from the
+game's format object (`state.spec`, see tracker/rules/base.py), so the
+template loops over them and never names a format.
 """
 
 from html import escape
 
 from django.utils.safestring import mark_safe
 
-from .rules import money
+from .rules import MAX_PLAYERS, RESULT_LABELS, money
+from .rules.money_format import format_money
 
-SHORT_RESULTS = {
-    "first_drop": "First drop",
-    "middle_drop": "Middle drop",
-    "full_count": "Full count",
-    "wrong_show": "Wrong show",
-}
+SHORT_RESULTS = dict(RESULT_LABELS)
 
 
 def standings(state):
     """One line per seat: the figures a family reads at a glance."""
-    leaders = set(state.leaders) if state.deals_played or state.format == "deals" else set()
-    if state.format == "deals" and not state.deals_played:
-        leaders = set()
+    spec = state.spec
+    leaders = set(state.leaders) if state.deals_played else set()
     next_dealer = state.next_dealer
     lines = []
     for p in state.players:
@@ -29,55 +27,107 @@ def standings(state):
             "name": p.name,
             "seat": p.seat,
             "total": p.total,
-            "out": not p.is_in,
+            "out": p.status == "out",  # out of a pool game
+            "away": p.status in ("sitting_out", "left"),  # points: not dealt in, balance kept
             "deals_next": p.name == next_dealer,
             "leader": p.name in leaders and not state.split,
             "winner": p.name == state.winner,
+            "badges": spec.badges(state, p),
         }
-        if state.format == "pool":
-            line["drops_left"] = p.drops_left
-            line["no_drops"] = p.is_in and p.drops_left == 0
-            line["rejoins"] = p.rejoins
-            if state.split:
-                line["share"] = money(state.split[p.name]) if p.name in state.split else None
-        elif state.format == "deals":
-            line["chips"] = p.chips
-            line["tied"] = state.tie_breaker and p in state.tied
-        else:
-            line["balance"] = p.balance
-            line["amount"] = money(state.amount(p))
-        line["css"], line["badges"] = _standing_marks(line, state.finished)
+        line["cells"] = spec.cells(state, p, line)
+        classes = ["out"] if line["out"] else []
+        classes += ["away"] if line["away"] else []
+        classes += ["leader"] if line["leader"] else []
+        classes += spec.row_classes(state, p)
+        classes += ["winner"] if line["winner"] else []
+        line["classes"] = " ".join(classes)
+        line["marks"] = _name_marks(line, state.finished)
+        line["cells_html"] = _standing_cells_html(line["cells"])
         lines.append(line)
     return lines
 
 
-def _standing_marks(line, finished):
-    """A standing's row classes and the badges after the name, laid out here so
-    the template prints them in one go (bench/README.md)."""
-    css = " ".join(
-        c
-        for c, on in (
-            ("out", line["out"]),
-            ("leader", line["leader"]),
-            ("no-drops", line.get("no_drops")),
-            ("winner", line["winner"]),
-        )
-        if on
-    )
-    badges = []
+def _name_marks(line, finished):
+    """The badges after a standing's name (Leader, Deals next, the format's own),
+    laid out here so the template prints them in one go (bench/README.md)."""
+    marks = []
     if line["leader"]:
-        badges.append(f' <span class="badge lead">{"Winner" if finished else "Leader"}</span>')
+        marks.append(f' <span class="badge lead">{"Winner" if finished else "Leader"}</span>')
     elif line["winner"]:
-        badges.append(' <span class="badge lead">Winner</span>')
+        marks.append(' <span class="badge lead">Winner</span>')
     if line["deals_next"]:
-        badges.append(' <span class="badge dealer">Deals next</span>')
-    if line["out"]:
-        badges.append(' <span class="badge">Out</span>')
-    rejoins = line.get("rejoins")
-    if rejoins:
-        times = f" \u00d7{int(rejoins)}" if rejoins > 1 else ""
-        badges.append(f' <span class="badge">Rejoined{times}</span>')
-    return css, mark_safe("".join(badges))  # safe: fixed words and a number
+        marks.append(' <span class="badge dealer">Deals next</span>')
+    for text, kind in line["badges"]:
+        css = f"badge {escape(str(kind))}" if kind else "badge"
+        marks.append(f' <span class="{css}">{escape(str(text))}</span>')
+    return mark_safe("".join(marks))  # safe: every value in it is escaped
+
+
+def _standing_cells_html(cells):
+    """A standing's figures, one box a column of the format (`spec.cells`)."""
+    out = []
+    for c in cells:
+        badge = c.get("badge")
+        tail = (
+            f' <span class="badge {escape(str(badge[1]))}">{escape(str(badge[0]))}</span>'
+            if badge
+            else ""
+        )
+        out.append(f'<td class="num">{escape(str(c["text"]))}{tail}</td>')
+    return mark_safe("".join(out))  # safe: every value in it is escaped
+
+
+def seating(state, pot_after_join):
+    """Who may join, sit out, come back or leave now (rules.md "People come and go").
+
+    `joinable`: whether "Add a player" is offered; `join_note` says why not, or
+    what a joiner starts at in pool. `players`: per player the changes offered.
+    """
+    spec = state.spec
+    out = {"joinable": False, "join_note": "", "players": [], "sits_out": spec.sits_out}
+    if state.finished:
+        return out
+    if spec.takes_joins:
+        why = spec.join_refusal(state)
+        if len(state.players) >= MAX_PLAYERS:
+            why = f"a game has at most {MAX_PLAYERS} players"
+        if why:
+            out["join_note"] = f"Nobody can join now: {why}."
+        else:
+            out["joinable"] = True
+            # Pool: a joiner starts at H + 1 and pays in; points: balance 0, nothing to say.
+            start = spec.join_total(state)
+            notes = [f"A new player starts at {start}"] if start else []
+            if pot_after_join != money(state.pot):
+                notes.append(f"the pot becomes {format_money(pot_after_join, state.rules)}")
+            note = "; ".join(notes)
+            out["join_note"] = note[:1].upper() + note[1:] + "." if note else ""
+    if spec.sits_out:
+        dealt_in = len(state.in_players)
+        for p in state.players:
+            if p.status == "left":
+                continue
+            out["players"].append(
+                {
+                    "name": p.name,
+                    "away": p.status == "sitting_out",
+                    # At least two must stay dealt in.
+                    "can_go": p.status != "in" or dealt_in > 2,
+                }
+            )
+    return out
+
+
+def layout(state, pot):
+    """The parts of the board that differ between formats, for the template."""
+    spec = state.spec
+    return {
+        "meta": spec.meta(state, pot),
+        "columns": spec.columns(state),
+        "tie_note": spec.tie_breaker_note(state) if state.tie_breaker else None,
+        "settles": spec.settles,
+        "settlement_note": spec.settlement_note(state),
+    }
 
 
 def result_text(result):
@@ -102,12 +152,30 @@ def history(state, limit=None):
             "dealer": row.dealer,
             "winner": row.winner,
             "player": row.player,
+            "after": row.after,
             "start_total": row.start_total,
             "tie_breaker": row.tie_breaker,
             "went_out": row.went_out,
         }
         if row.type == "deal":
-            entry["cells"] = _cells_html(row, names)
+            entry["won_label"] = state.spec.won_label(row)
+            entry["cells"] = [
+                {
+                    "name": name,
+                    "won": name == row.winner,
+                    "played": name == row.winner or name in row.results,
+                    "result": result_text(row.results[name]) if name in row.results else "",
+                    "points": row.points.get(name),
+                    "after": row.totals.get(name),  # None before a joiner sat down
+                    "out": name in row.went_out,
+                }
+                for name in names
+            ]
+            entry["cells_html"] = _cells_html(entry)
+        elif row.type == "join":
+            seat = f"after {row.after}" if row.after else "at the end of the table"
+            figure = f"{state.spec.figure_name.lower()} {row.totals.get(row.player)}"
+            entry["text"] = f"{row.player} joined, {seat} ({figure})"
         elif row.type == "split":
             entry["method"] = row.results.get("method")
             entry["shares"] = [(name, money(share)) for name, share in row.shares.items()]
@@ -116,34 +184,34 @@ def history(state, limit=None):
     return rows
 
 
-def _cells_html(row, names):
+def _cells_html(entry):
     """A deal row's boxes, one a player: the result, then the figure after it.
 
     Built here, not in the template: 6 players and 12 rows are 72 boxes, and
     the template engine took longer over them than everything else a fresh
     scoreboard costs (bench/README.md).
     """
-    cells = []
-    for name in names:
-        won = name == row.winner
-        played = won or name in row.results
-        out = name in row.went_out
-        if won:
-            shown = "Won"
-        elif played:
-            shown = escape(result_text(row.results[name]))
+    out = []
+    won_label = escape(str(entry["won_label"]))
+    for c in entry["cells"]:
+        if c["won"]:
+            shown = won_label
+        elif c["played"]:
+            shown = escape(str(c["result"]))
         else:
             shown = "\u2013"  # an en dash: sat out
         css = " ".join(
-            c for c, on in (("won", won), ("sat-out", not played), ("went-out", out)) if on
+            k
+            for k, on in (("won", c["won"]), ("sat-out", not c["played"]), ("went-out", c["out"]))
+            if on
         )
-        after = escape(str(row.totals[name]))
-        badges = (DEALT if name == row.dealer else "") + (OUT if out else "")
-        cells.append(
+        after = "" if c["after"] is None else escape(str(c["after"]))
+        badges = (DEALT if c["name"] == entry["dealer"] else "") + (OUT if c["out"] else "")
+        out.append(
             f'<td class="{css}"><span class="res">{shown}</span>'
             f'<span class="after">{after}</span>{badges}</td>'
         )
-    return mark_safe("".join(cells))  # safe: every value in it is escaped
+    return mark_safe("".join(out))  # safe: every value in it is escaped
 
 
 DEALT = '<span class="badge dealer" title="dealt">D</span>'
@@ -155,7 +223,7 @@ def banner(state):
     if not state.finished:
         return None
     if state.split:
-        shares = ", ".join(f"{n} {money(s)}" for n, s in state.split.items())
+        shares = ", ".join(f"{n} {format_money(s, state.rules)}" for n, s in state.split.items())
         return f"Game over: split the pot ({shares})."
     if state.winner:
         return f"{state.winner} wins!"
@@ -167,4 +235,4 @@ def settlement(state):
 
 
 def figure_name(state):
-    return {"pool": "Total", "deals": "Chips", "points": "Balance"}[state.format]
+    return state.spec.figure_name

@@ -72,6 +72,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, so every header above is still added to its 400; it reads the form
+    # before CsrfViewMiddleware.process_view does (that runs after every __call__).
+    "tracker.middleware.UnreadableBody",
 ]
 
 ROOT_URLCONF = "tracker.urls"
@@ -88,8 +91,9 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            # {% url %} reversing each link once per process (tracker/urltag.py).
-            "builtins": ["tracker.urltag"],
+            # {% url %} reversing each link once per process (tracker/urltag.py);
+            # {{ amount|money:state.rules }} on every page (tracker/rules/money_format.py).
+            "builtins": ["tracker.urltag", "tracker.templatetags.money"],
         },
     },
 ]

@@ -23,38 +23,58 @@ key/value rows, a blank row, then the table:
     rejoin,,,,Ravi,,,,60,61,20
     split,,,,custom,50.00,60.00,90.00,60,61,20
 
+A game where someone joined has an `after` column after `detail`, and
+result and total columns for the joiner too:
+
+    event,deal,dealer,winner,detail,after,Asha result,Dev result,Ravi result,Asha total,...
+    deal,1,Asha,Asha,,,,,30,0,,30
+    join,,,,Dev,Asha,,,,0,31,30
+
 Key/value rows (the first must be `schema`; keys are read ignoring case):
 
 - `schema`: `rummy-tracker.game/1`.
-- `game`: the game's name. `format`: pool, deals or points.
+- `game`: the game's name. `format`: one of the registry's formats
+  (`tracker.rules.FORMATS`: pool, deals, points, basic).
 - `rules`: the table rules as one JSON object, every rule filled in.
 - `players`: the names in seat order, one a cell.
 - `first dealer`: the first deal's dealer.
 
 The table: a header row, then one row per event of the history, in order.
-Columns: `event`, `deal`, `dealer`, `winner`, `detail`, then `NAME result`
-for each player in seat order, then `NAME total` for each player.
+Columns: `event`, `deal`, `dealer`, `winner`, `detail`, (`after`, only when
+someone joined), then `NAME result` for each player in seat order, then
+`NAME total` for each player. The players are everyone seated by the end,
+joiners included, in their seat order then; the `players` row stays the
+seats at the start.
 
-- `event` is `deal`, `rejoin`, `split` or `end`.
+- `event` is `deal`, `rejoin`, `split`, `end`, `join`, `sit_out`, `sit_in`
+  or `leave`.
 - A deal row has the deal's number, its dealer, its winner, and each loser's
   result as entered: a whole number or first_drop, middle_drop, full_count,
   wrong_show. The winner's result cell is blank, and so is the cell of a
   player not in that deal (out of a pool game, or not in a tie-breaker).
-  `detail` notes `tie-breaker` and who went `out:`.
+  `detail` notes `tie-breaker`, `rummy` (a Basic Rummy deal won by going
+  rummy) and who went `out:`, separated by `; `.
 - A rejoin row has the rejoining player's name in `detail`.
 - A split row has the method (drops, equal or custom) in `detail`, blank
   when the history gave none (the engine's default, drops), and each
   player's share of the pot in their result column.
 - An end row (points: the family ended the session) has nothing more.
-- The total columns of every row hold the figure after that event: the
-  pool total, the chips in deals, the balance in points.
+- A join row has the new player's name in `detail` and the player they sit
+  after in `after` (blank: after the last seat). A sit_out, sit_in or leave
+  row has the player's name in `detail`. A joiner's cells are blank in the
+  rows before they joined.
+- The total columns of every row hold the figure after that event that
+  the format charts (`Format.figure`): the pool total, the chips in deals,
+  the balance in points, the total in basic.
 
 What `read_csv` reads: the key/value rows, `event`, `winner` and the result
-columns of deal rows, `detail` of rejoin and split rows, and the result
+columns of deal rows (and a `rummy` note in their `detail`), `detail` of
+rejoin, split, join, sit_out, sit_in and leave rows, `after` of join rows,
+and the result
 columns of a custom split (the shares, read as decimal strings as the
 document writes money: a share a document gave as a JSON number comes back
 as the same amount written as a string). The rest (deal numbers, dealers, totals, the detail
-of deal rows, the shares of a drops or equal split) is what the tracker
+of deal rows but its `rummy` note, the shares of a drops or equal split) is what the tracker
 worked out: `read_csv` checks the numbers are numbers but otherwise ignores
 them, and `document.read` works them out again from the history. The
 `deal`, `dealer` and total columns may be left out of a hand-made file;
@@ -84,7 +104,9 @@ from .rules import EVENT_TYPES, RESULT_WORDS, SPLIT_METHODS, RuleError, money
 
 SCHEMA = document.SCHEMA
 FIXED_COLUMNS = ("event", "deal", "dealer", "winner", "detail")
+JOIN_COLUMN = "after"  # written only when someone joined
 REQUIRED_FIXED = ("event", "winner", "detail")
+NAMED_EVENTS = ("join", "sit_out", "sit_in", "leave")  # the player in `detail`
 KEYS = {
     "schema": "schema",
     "game": "name",
@@ -131,37 +153,43 @@ def write_csv(game_doc, state):
     `game_doc` is the input part of the game document as `document.read`
     returns it; `state` is the GameState replayed from it.
     """
-    players = list(game_doc["players"])
     history = game_doc.get("history") or []
+    # Everyone seated by the end, joiners included, in their seat order then.
+    players = [p.name for p in state.players]
+    joined = any(event["type"] == "join" for event in history)
+    fixed = (*FIXED_COLUMNS, JOIN_COLUMN) if joined else FIXED_COLUMNS
     buffer = io.StringIO()
     out = csv.writer(buffer, lineterminator="\r\n")
     out.writerow(["schema", SCHEMA])
     out.writerow(["game", guard(game_doc.get("name") or "")])
     out.writerow(["format", game_doc["format"]])
     out.writerow(["rules", json.dumps(game_doc.get("rules") or {}, ensure_ascii=False)])
-    out.writerow(["players", *(guard(name) for name in players)])
+    out.writerow(["players", *(guard(name) for name in game_doc["players"])])
     out.writerow(["first dealer", guard(game_doc.get("first_dealer") or "")])
     out.writerow([])
     out.writerow(
         [
-            *FIXED_COLUMNS,
+            *fixed,
             *(guard(f"{name} result") for name in players),
             *(guard(f"{name} total") for name in players),
         ]
     )
     for event, row in zip(history, state.rows, strict=True):
         kind = event["type"]
-        number = dealer = winner = detail = ""
+        number = dealer = winner = detail = after = ""
         cells = dict.fromkeys(players, "")
         if kind == "deal":
             number, dealer, winner = row.number, guard(row.dealer), guard(event["winner"])
             notes = ["tie-breaker"] if row.tie_breaker else []
+            if row.rummy:
+                notes.append("rummy")
             if row.went_out:
                 notes.append("out: " + ", ".join(row.went_out))
             detail = "; ".join(notes)
             cells.update({name: _cell(value) for name, value in event["results"].items()})
-        elif kind == "rejoin":
+        elif kind == "rejoin" or kind in NAMED_EVENTS:
             detail = guard(event["player"])
+            after = guard(event.get("after") or "")
         elif kind == "split":
             detail = event.get("method") or ""
             if detail == "custom":
@@ -175,6 +203,7 @@ def write_csv(game_doc, state):
                 dealer,
                 winner,
                 detail,
+                *([after] if joined else []),
                 *(cells[name] for name in players),
                 *(_cell(row.totals.get(name)) for name in players),
             ]
@@ -221,7 +250,9 @@ class _Table:
         self.fixed = {}  # fixed column -> index
         self.results = {}  # player -> index
         self.totals = {}  # player -> index
-        wanted = {key: ("fixed", key) for key in FIXED_COLUMNS}
+        self.joiners = {}  # a player not in the players row -> the header's column
+        self.row = number
+        wanted = {key: ("fixed", key) for key in (*FIXED_COLUMNS, JOIN_COLUMN)}
         for name in players:
             wanted[f"{name} result".casefold()] = ("results", name)
             wanted[f"{name} total".casefold()] = ("totals", name)
@@ -232,10 +263,17 @@ class _Table:
                     "this header cell is blank: every column needs its name", number, index
                 )
             key = label.casefold()
+            name, _, part = label.rpartition(" ")
+            if key not in wanted and name and part.casefold() in ("result", "total"):
+                # A joiner's column: the join row must name them (checked after the table).
+                part = "results" if part.casefold() == "result" else "totals"
+                wanted[key] = (part, name)
+                self.joiners.setdefault(name, index)
             if key not in wanted:
                 raise _refuse(
                     f"{label!r} is not a column of a game CSV: the columns are "
-                    "event, deal, dealer, winner, detail, then NAME result and NAME total "
+                    "event, deal, dealer, winner, detail, after (when someone joined), "
+                    "then NAME result and NAME total "
                     "for each player in the players row",
                     number,
                     index,
@@ -337,6 +375,15 @@ def _read(text):
         raise RuleError(f"row 1: the file is empty: a game CSV starts with schema,{SCHEMA}")
     if table is None:
         raise RuleError("the table of events is missing: its header row starts with event")
+    joined = {event["player"] for event in history if event["type"] == "join"}
+    for name, index in table.joiners.items():
+        if name not in joined:
+            raise _refuse(
+                f"{table.names[index]!r} is not a column of this game: {name} is neither in "
+                "the players row nor named by a join row",
+                table.row,
+                index,
+            )
     doc["history"] = history
     return doc, places
 
@@ -406,7 +453,10 @@ def _event_row(table, cells, number):
     if kind not in EVENT_TYPES:
         shown = cell(kind_at)
         why = f"{shown!r} is not an event" if shown else "the event is missing"
-        raise _refuse(f"{why}: give deal, rejoin, split or end", *named(kind_at))
+        raise _refuse(
+            f"{why}: give deal, rejoin, split, end, join, sit_out, sit_in or leave",
+            *named(kind_at),
+        )
 
     for index in (table.fixed.get("deal"), *table.totals.values()):
         if cell(index):
@@ -423,11 +473,28 @@ def _event_row(table, cells, number):
         for name, index in table.results.items():
             if cell(index):
                 results[name] = _result(cell(index), *named(index))
-        return {"type": "deal", "winner": winner, "results": results}
+        event = {"type": "deal", "winner": winner, "results": results}
+        if "rummy" in (note.strip().casefold() for note in detail.split(";")):
+            event["rummy"] = True
+        return event
 
     if winner:
         raise _refuse(f"a {kind} row has no winner: leave it blank", *named(winner_at))
     filled = {name: index for name, index in table.results.items() if cell(index)}
+    after_at = table.fixed.get(JOIN_COLUMN)
+    after = unguard(cell(after_at))
+    if after and kind != "join":
+        raise _refuse(f"a {kind} row has no after: leave it blank", *named(after_at))
+    if kind in NAMED_EVENTS:
+        if not detail:
+            raise _refuse(f"a {kind} row names the player here", *named(detail_at))
+        if filled:
+            index = next(iter(filled.values()))
+            raise _refuse(f"a {kind} row has no results: leave them blank", *named(index))
+        event = {"type": kind, "player": detail}
+        if kind == "join":
+            event["after"] = after or None
+        return event
     if kind == "rejoin":
         if not detail:
             raise _refuse("a rejoin row names the player who rejoins here", *named(detail_at))
@@ -501,6 +568,8 @@ def _relocate(error, places):
             index = table.fixed["winner" if head == "winner" else "event"]
         elif head in ("player", "method"):
             index = table.fixed["detail"]
+        elif head == "after":
+            index = table.fixed.get(JOIN_COLUMN)
         label = f" ({error.label})" if error.label else ""
         if index is None:
             where = f"row {number}{label}"

@@ -29,8 +29,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from . import document, rules, scoreboard, share
 from .calculator import Calculator
 from .chart import running_totals_svg
-from .forms import FORMAT_CHOICES, DealEntry, NewGame, split_shares_typed
-from .models import Game, StaleHistory, token_key
+from .forms import FORMAT_CHOICES, DealEntry, JoinEntry, NewGame, split_shares_typed
+from .models import Event, Game, StaleHistory, token_key
 
 YOUR_GAMES = "games"  # session key: the links this browser has opened
 YOUR_GAMES_KEPT = 30
@@ -100,7 +100,9 @@ def _your_games(request, show):
 def home(request):
     show = request.GET.get("show", "")
     show = show if show in ("in_progress", "finished") else ""
-    context = {"games": _your_games(request, show), "show": show}
+    from .table_views import your_tables
+
+    context = {"games": _your_games(request, show), "show": show, "tables": your_tables(request)}
     if request.htmx:
         return render(request, "tracker/home.html#your-games", context)
     return render(request, "tracker/home.html", context)
@@ -142,7 +144,7 @@ def new_game(request):
     return redirect(game)
 
 
-def _game_context(game, state, can_edit, entry=None, all_events=False, **extra):
+def _game_context(game, state, can_edit, entry=None, all_events=False, join_entry=None, **extra):
     if can_edit and entry is None and not state.finished:
         entry = DealEntry(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
@@ -152,21 +154,34 @@ def _game_context(game, state, can_edit, entry=None, all_events=False, **extra):
         "state": state,
         "can_edit": can_edit,
         "entry": entry,
-        "version": len(state.rows),
+        "version": game.revision,
         "standings": scoreboard.standings(state),
-        "history": scoreboard.history(state, limit),
+        "history": _with_ids(game, state, scoreboard.history(state, limit)),
         "events_hidden": max(0, len(state.rows) - limit) if limit else 0,
         "all_events": all_events,
         "banner": scoreboard.banner(state),
         "settlement": scoreboard.settlement(state),
         "figure_name": scoreboard.figure_name(state),
         "pot": rules.money(state.pot),
+        **scoreboard.layout(state, rules.money(state.pot)),
         "rejoins": [
             {"name": name, "start": state.rejoin_total(), "pot": rules.money(state.pot + fee)}
             for name in state.can_rejoin
         ],
+        "seating": scoreboard.seating(state, rules.money(state.pot + fee)),
+        "join_entry": join_entry or JoinEntry(state),
         **extra,
     }
+
+
+def _with_ids(game, state, rows):
+    """The history rows with the id of each event, for its Edit and Undo forms."""
+    ids = getattr(game, "event_ids", None)  # read with the history `state` replays
+    if ids is None or len(ids) != len(state.rows):
+        ids = list(game.events.values_list("serial", flat=True))
+    for row in rows:
+        row["event_id"] = ids[row["position"]]
+    return rows
 
 
 def _show_game(request, game, state, can_edit, status=200, **extra):
@@ -181,7 +196,10 @@ def _state(game):
     revision for every worker: kept in the shared cache beside the pages."""
     found = cache.get(_state_key(game.edit_key, game.revision))
     if found is not None:
-        return pickle.loads(found)[1]
+        kept, state = pickle.loads(found)
+        if hasattr(kept, "event_ids"):  # the ids of the events `state` replayed
+            game.event_ids = kept.event_ids
+        return state
     state = game.state()
     _keep_state(game, state)
     return state
@@ -346,53 +364,90 @@ def _done(request, game, state=None):
 
 
 def _made_against(request):
-    try:
-        return int(request.POST.get("version", ""))
-    except ValueError:
-        return None
+    """The revision the posted form was made against, or None if it is missing or
+    not a plain whole number: such a post is refused, never saved unchecked."""
+    typed = request.POST.get("version", "")
+    if typed.isascii() and typed.isdigit() and len(typed) <= 10:
+        return int(typed)
+    return None
+
+
+NO_VERSION = (
+    "Nothing was saved: the form did not say which version of the game it was made for. "
+    "Here is the game as it is now."
+)
+
+
+def _someone_else(game):
+    return f"Someone else just {game.last_change or 'changed the game'}."
+
+
+def _still_at(game, version):
+    """Whether the stored history is still at `version` (read again, not from `game`)."""
+    return Game.objects.filter(pk=game.pk, revision=version).exists()
+
+
+def _stale(request, game, version, typed=None):
+    """The answer to a post made against another version of the game: the game as
+    it is now, the deal typed (if any) filled in again; 409, or 400 with no version."""
+    game.refresh_from_db()
+    fresh = game.state()
+    entry = None
+    if typed is not None and not fresh.finished:
+        entry = DealEntry(fresh, fresh.in_players, data=typed)
+    if version is None:
+        status, notice = 400, NO_VERSION
+    else:
+        status, notice = 409, f"{_someone_else(game)} Here is the new score."
+    return _show_game(request, game, fresh, True, status=status, entry=entry, notice=notice)
 
 
 @require_POST
 def add_deal(request, token):
     game = _get_game_or_404(token, can_edit=True)
+    version = _made_against(request)
+    if version != game.revision:  # stale, before anything typed is looked at
+        return _stale(request, game, version, typed=request.POST)
     state = _state(game)
     entry = DealEntry(state, state.in_players, data=request.POST)
     if state.finished:
         entry.errors["form"] = "The game is over: no more deals."
-        return _show_game(request, game, state, True, status=422, entry=entry)
-    event = entry.event()
+    event = entry.event() if not state.finished else None
     if event is not None:
         try:
-            new_state = game.add_event(event, _made_against(request), state=state)
+            new_state = game.add_event(event, version, state=state)
         except StaleHistory:
-            game.refresh_from_db()
-            fresh = game.state()
-            stale = DealEntry(fresh, fresh.in_players) if not fresh.finished else None
-            notice = f"Someone else just saved deal {fresh.deals_played}. Here is the new score."
-            return _show_game(request, game, fresh, True, status=409, entry=stale, notice=notice)
+            return _stale(request, game, version, typed=request.POST)
         except rules.RuleError as error:
             entry.add_error(error)
         else:
             return _done(request, game, new_state)
+    if not _still_at(game, version):  # the state read was already newer than the form
+        return _stale(request, game, version, typed=request.POST)
     return _show_game(request, game, state, True, status=422, entry=entry)
 
 
 @require_http_methods(["GET", "POST"])
-def edit_deal(request, token, position):
+def edit_deal(request, token, event_id):
     game = _get_game_or_404(token, can_edit=True)
-    history = game.history()
-    if not 0 <= position < len(history) or history[position]["type"] != "deal":
+    version = _made_against(request) if request.method == "POST" else game.revision
+    if version != game.revision:
+        return _stale_edit(request, game, event_id, version)
+    found = _deal_before(game, event_id)
+    if found is None:
         raise Http404("No such deal.")
-    before = game.replay(history[:position])
+    history, position, before = found
     playing = before.in_players
     if request.method == "GET":
         entry = DealEntry(before, playing, event=history[position])
-        return _edit_page(request, game, position, entry)
+        return _edit_page(request, game, event_id, position, entry)
     entry = DealEntry(before, playing, data=request.POST)
     event = entry.event()
     if event is not None:
         try:
-            new_state = game.replace_event(position, event)
+            new_state = game.replace_event(event_id, event, version)
+        except (StaleHistory, Event.DoesNotExist):
+            return _stale_edit(request, game, event_id, version)
         except rules.RuleError as error:
             if error.event == position:
                 entry.add_error(error)
@@ -400,7 +455,37 @@ def edit_deal(request, token, position):
                 entry.errors["form"] = f"Not saved: that would make {_named(error)} impossible."
         else:
             return _done(request, game, new_state)
-    return _edit_page(request, game, position, entry, status=422)
+    if not _still_at(game, version):
+        return _stale_edit(request, game, event_id, version)
+    return _edit_page(request, game, event_id, position, entry, status=422)
+
+
+def _deal_before(game, event_id):
+    """(history, position, state before it) of the deal with that id, or None."""
+    history = game.history()
+    if event_id not in game.event_ids:
+        return None
+    position = game.event_ids.index(event_id)
+    if history[position]["type"] != "deal":
+        return None
+    return history, position, game.replay(history[:position])
+
+
+def _stale_edit(request, game, event_id, version):
+    """A correction made against another version: the same deal as it stands now,
+    with what was typed filled in again, or the game if the deal is gone."""
+    game.refresh_from_db()
+    found = _deal_before(game, event_id)
+    if found is None:
+        return _stale(request, game, version)
+    _, position, before = found
+    entry = DealEntry(before, before.in_players, data=request.POST)
+    if version is None:
+        status, notice = 400, NO_VERSION
+    else:
+        status = 409
+        notice = f"{_someone_else(game)} Your correction is not saved: check it and save again."
+    return _edit_page(request, game, event_id, position, entry, status=status, notice=notice)
 
 
 def _named(error):
@@ -408,11 +493,13 @@ def _named(error):
     return f"{label} ({error.for_player})"
 
 
-def _edit_page(request, game, position, entry, status=200):
+def _edit_page(request, game, event_id, position, entry, status=200, notice=None):
     context = {
         "game": game,
         "entry": entry,
-        "position": position,
+        "event_id": event_id,
+        "version": game.revision,
+        "notice": notice,
         "number": sum(1 for e in game.events.all()[: position + 1] if e.type == "deal"),
     }
     template = "tracker/edit_deal.html#edit-form" if request.htmx else "tracker/edit_deal.html"
@@ -420,12 +507,17 @@ def _edit_page(request, game, position, entry, status=200):
 
 
 @require_POST
-def delete_event(request, token, position):
+def delete_event(request, token, event_id):
     game = _get_game_or_404(token, can_edit=True)
-    if not game.events.filter(position=position).exists():
-        raise Http404("No such deal.")
+    version = _made_against(request)
+    if version != game.revision:
+        return _stale(request, game, version)
     try:
-        state = game.delete_event(position)
+        state = game.delete_event(event_id, version)
+    except StaleHistory:
+        return _stale(request, game, version)
+    except Event.DoesNotExist:
+        raise Http404("No such deal.") from None
     except rules.RuleError as error:
         message = f"Not deleted: that would make {_named(error)} impossible."
         if request.htmx:
@@ -439,29 +531,97 @@ def delete_event(request, token, position):
 @require_POST
 def rejoin(request, token):
     game = _get_game_or_404(token, can_edit=True)
+    version = _made_against(request)
+    if version != game.revision:
+        return _stale(request, game, version)
     name = request.POST.get("player", "")[:100]
     try:
-        state = game.add_event({"type": "rejoin", "player": name}, _made_against(request))
-    except (rules.RuleError, StaleHistory) as error:
-        return _refused(request, game, error)
+        state = game.add_event({"type": "rejoin", "player": name}, version)
+    except StaleHistory:
+        return _stale(request, game, version)
+    except rules.RuleError as error:
+        return _refused(request, game, error, version)
     return _done(request, game, state)
+
+
+@require_POST
+def join(request, token):
+    """A new player takes a seat between deals: "Add a player"."""
+    game = _get_game_or_404(token, can_edit=True)
+    version = _made_against(request)
+    if version != game.revision:
+        return _stale(request, game, version)
+    state = game.state()
+    entry = JoinEntry(state, data=request.POST)
+    # When nobody may join now there is no form to show a refusal beside: the
+    # engine says why, as a notice.
+    shown = scoreboard.seating(state, "")["joinable"]
+    event = entry.event(check_name=shown)
+    if event is not None:
+        try:
+            new_state = game.add_event(event, version, state=state)
+        except StaleHistory:
+            return _stale(request, game, version)
+        except rules.RuleError as error:
+            if not shown:
+                return _refused(request, game, error, version)
+            if not _still_at(game, version):
+                return _stale(request, game, version)
+            entry.add_error(error)
+        else:
+            return _done(request, game, new_state)
+    return _show_game(request, game, state, True, status=422, join_entry=entry)
+
+
+def _seat_change(request, token, kind):
+    game = _get_game_or_404(token, can_edit=True)
+    version = _made_against(request)
+    if version != game.revision:
+        return _stale(request, game, version)
+    name = request.POST.get("player", "")[:100]
+    try:
+        state = game.add_event({"type": kind, "player": name}, version)
+    except StaleHistory:
+        return _stale(request, game, version)
+    except rules.RuleError as error:
+        return _refused(request, game, error, version)
+    return _done(request, game, state)
+
+
+@require_POST
+def sit_out(request, token):
+    return _seat_change(request, token, "sit_out")
+
+
+@require_POST
+def sit_in(request, token):
+    return _seat_change(request, token, "sit_in")
+
+
+@require_POST
+def leave(request, token):
+    return _seat_change(request, token, "leave")
 
 
 @require_POST
 def end_session(request, token):
     game = _get_game_or_404(token, can_edit=True)
+    version = _made_against(request)
+    if version != game.revision:
+        return _stale(request, game, version)
     try:
-        state = game.add_event({"type": "end"}, _made_against(request))
-    except (rules.RuleError, StaleHistory) as error:
-        return _refused(request, game, error)
+        state = game.add_event({"type": "end"}, version)
+    except StaleHistory:
+        return _stale(request, game, version)
+    except rules.RuleError as error:
+        return _refused(request, game, error, version)
     return _done(request, game, state)
 
 
-def _refused(request, game, error):
-    if isinstance(error, StaleHistory):
-        message = "Someone else just changed the game. Here is the new score."
-    else:
-        message = error.for_player[0].upper() + error.for_player[1:]
+def _refused(request, game, error, version=None):
+    if version is not None and not _still_at(game, version):
+        return _stale(request, game, version)
+    message = error.for_player[0].upper() + error.for_player[1:]
     if request.htmx:
         return _show_game(request, game, game.state(), True, status=422, notice=message)
     messages.error(request, message)
@@ -478,12 +638,18 @@ SPLIT_METHODS = [
 @require_http_methods(["GET", "POST"])
 def split(request, token):
     game = _get_game_or_404(token, can_edit=True)
+    confirmed = request.method == "POST" and "confirm" in request.POST
+    version = _made_against(request) if confirmed else None
+    stale = confirmed and version != game.revision
+    if stale and version is None:
+        return _stale(request, game, version)
     state = game.state()
     if not state.can_split:
+        if stale or (confirmed and not _still_at(game, version)):
+            return _stale(request, game, version)
         if request.method == "POST":
-            return _refused(
-                request, game, rules.RuleError("a split needs two or three players still in")
-            )
+            refusal = rules.RuleError("a split needs two or three players still in")
+            return _refused(request, game, refusal)
         raise Http404("This game cannot be split now.")
     data = request.POST if request.method == "POST" else request.GET
     method = data.get("method", "drops")
@@ -494,17 +660,24 @@ def split(request, token):
     try:
         shares = state.split_shares(method, typed)
     except rules.RuleError as refused:
-        if request.method == "POST" or any(typed.values() if typed else []):
+        if (request.method == "POST" and not stale) or any(typed.values() if typed else []):
             error = refused
-    if request.method == "POST" and "confirm" in request.POST and error is None:
+    if confirmed and not stale and error is None:
         event = {"type": "split", "method": method}
         if method == "custom":
             event["shares"] = typed
         try:
-            new_state = game.add_event(event, made_against=_made_against(request))
-        except (rules.RuleError, StaleHistory) as refused:
-            return _refused(request, game, refused)
+            new_state = game.add_event(event, version)
+        except StaleHistory:
+            return _stale(request, game, version)
+        except rules.RuleError as refused:
+            return _refused(request, game, refused, version)
         return _done(request, game, new_state)
+    if confirmed and not stale and not _still_at(game, version):
+        return _stale(request, game, version)
+    notice = None
+    if stale:  # the pot can still be split: the page again, as typed, on the new score
+        notice = f"{_someone_else(game)} Nothing was split: check the shares and split again."
     context = {
         "game": game,
         "state": state,
@@ -513,10 +686,11 @@ def split(request, token):
         "shares": shares,
         "typed": typed or {},
         "error": error,
-        "version": len(state.rows),
+        "notice": notice,
+        "version": game.revision,
     }
     template = "tracker/split.html#split-panel" if request.htmx else "tracker/split.html"
-    return render(request, template, context, status=422 if error else 200)
+    return render(request, template, context, status=409 if stale else 422 if error else 200)
 
 
 def _download(game, body, content_type, extension):
@@ -601,6 +775,8 @@ def count_cards(request, token, seat):
     player = next((p for p in state.in_players if p.seat == seat), None)
     if player is None or state.finished:
         raise Http404("That player is not in this deal.")
+    if not state.spec.calculator:
+        raise Http404("Every card counts in this game: type the count.")
     deal = [game.view_key[:12], state.deals_played + 1]
     kept = request.session.get(WILD_KEPT, [None, None, ""])
     calc = Calculator(request.GET, game.rules, wild=kept[2] if kept[:2] == deal else "")

@@ -79,7 +79,7 @@ def test_pool_101_from_start_to_split(phone, screenshot, axe):
     expect(kiran).to_contain_text("Kiran")
     expect(kiran).to_contain_text("Out")
     # Kiran buys back in at the highest total plus one; the pot grows.
-    page.get_by_role("button", name=re.compile(r"Rejoin Kiran at 75 · pot 250.00")).click()
+    page.get_by_role("button", name=re.compile(r"Rejoin Kiran at 75 · pot ₹250.00")).click()
     expect(page.locator("#board")).to_contain_text("Rejoined")
     assert board_figures(page)["Kiran"] == "75"
     # Correct deal 1: Ravi had 30, not 34.
@@ -97,7 +97,7 @@ def test_pool_101_from_start_to_split(phone, screenshot, axe):
     assert board_figures(page) == engine_figures(game, "total")
     screenshot(page)
     page.get_by_role("link", name="Split the pot").click()
-    expect(page.get_by_role("heading", name=re.compile("Split the pot of 250.00"))).to_be_visible()
+    expect(page.get_by_role("heading", name=re.compile("Split the pot of ₹250.00"))).to_be_visible()
     page.get_by_role("button", name=re.compile("Split by drops")).click()
     expect(page.locator(".banner")).to_contain_text("Game over: split the pot")
     expect(page.get_by_role("heading", name=re.compile("Enter deal"))).to_have_count(0)
@@ -155,8 +155,8 @@ def test_points_session_with_its_settlement(phone, screenshot):
     score_deal(page, "Ravi", Asha=47, Meena="First drop")
     score_deal(page, "Asha", Ravi="Wrong show", Meena=18)
     settle = page.locator(".settlement")
-    expect(settle).to_contain_text("Meena pays Asha 38.00")
-    expect(settle).to_contain_text("Ravi pays Asha 13.00")
+    expect(settle).to_contain_text("Meena pays Asha ₹38.00")
+    expect(settle).to_contain_text("Ravi pays Asha ₹13.00")
     page.locator("summary", has_text="End session").click()
     page.get_by_role("button", name="Yes, end the session").click()
     expect(page.locator(".banner")).to_contain_text("Session ended")

@@ -1,0 +1,100 @@
+"""A family table on a 360 px phone: make it, play two games, play again, watch it."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tracker.models import Table
+
+from .conftest import PHONE as PHONE_ARGS
+from .test_scoring import score_deal
+
+pytestmark = [pytest.mark.browser]
+
+
+def stats_row(page, name):
+    """The member's row of the stats table: [games, wins, deals, won, drops, wrong, full, money]."""
+    row = page.locator("#stats table.stats").first.locator("tbody tr", has_text=name)
+    return [cell.strip() for cell in row.locator("td").all_inner_texts()]
+
+
+def start_from_table(page, fmt, seats, **rules):
+    page.get_by_role("link", name="New game").click()
+    page.get_by_text(fmt, exact=True).click()
+    for box in page.locator("input[name=seat]").all():
+        box.uncheck()
+    for name in seats:
+        page.get_by_label(name, exact=True).check()
+    if rules:
+        page.get_by_text("Table rules").click()
+        for key, value in rules.items():
+            page.locator(f"[name={key}]").fill(value)
+    page.get_by_role("button", name="Start game").last.click()
+    expect(page.get_by_role("heading", name=re.compile("Enter deal 1"))).to_be_visible()
+
+
+def test_a_family_table_from_start_to_play_again_and_the_view_link(phone, screenshot, axe):
+    page = phone
+    page.goto("/")
+    page.get_by_role("link", name="New family table").click()
+    page.get_by_label("Name of the table").fill("Nani's table")
+    page.get_by_label("Members, one name a line").fill("Asha\nRavi\nMeena")
+    page.get_by_role("button", name="Make the table").click()
+    expect(page.get_by_role("heading", name="Nani's table")).to_be_visible()
+    table = Table.objects.get()
+    assert not axe.violations(page), axe.report(axe.violations(page))
+
+    # Game 1: pool 101 at 10 a head, Asha and Ravi; Ravi out after two deals of 80.
+    start_from_table(page, "Pool 101", ["Asha", "Ravi"], entry_fee="10")
+    score_deal(page, "Asha", Ravi=80)
+    score_deal(page, "Asha", Ravi=80)
+    expect(page.locator("#board")).to_contain_text("Asha wins")
+    page.goto(table.get_absolute_url())
+    # Asha: 1 game, 1 win, 2 deals, 2 won; money 20 - 10 = +10.
+    assert stats_row(page, "Asha") == ["1", "1", "2", "2", "0", "0", "0", "10.00"]
+    expect(page.locator("#stats")).to_contain_text("Ravi pays Asha 10.00")
+
+    # Game 2: points at 1, all three, one deal then the end: Meena wins 30 + 5.
+    start_from_table(page, "Points", ["Asha", "Ravi", "Meena"])
+    score_deal(page, "Meena", Asha=30, Ravi=5)
+    page.get_by_text("End session").click()
+    page.get_by_role("button", name="Yes, end the session").click()
+    expect(page.locator("#board")).to_contain_text("Settle up")
+    page.goto(table.get_absolute_url())
+    # Asha: +10 - 30 = -20; Ravi -10 - 5 = -15; Meena +35.
+    assert stats_row(page, "Asha")[-1] == "-20.00"
+    assert stats_row(page, "Meena") == ["1", "0", "1", "1", "0", "0", "0", "35.00"]
+    expect(page.locator("#games li").first).to_contain_text("Points")
+    screenshot(page, "-stats")
+    assert not axe.violations(page), axe.report(axe.violations(page))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    # Play again the pool game: the same seats, Ravi deals first this time.
+    pool = page.locator("#games li", has_text="Pool 101")
+    pool.get_by_role("button", name=re.compile("Play again")).click()
+    expect(page.get_by_role("heading", name=re.compile("Enter deal 1"))).to_be_visible()
+    expect(page.locator("#deal-title")).to_contain_text("Ravi deals")
+    score_deal(page, "Ravi", Asha=80)
+    page.goto(table.get_absolute_url())
+    expect(page.locator("#games li")).to_have_count(3)
+    assert stats_row(page, "Ravi")[:3] == ["3", "0", "4"]
+
+    # Watch from the view link on another phone: every game, links to views only.
+    page.get_by_text("Share this table").click()
+    view_url = page.locator("#table-view-link").input_value()
+    watcher = page.context.browser.new_context(**{k: v for k, v in PHONE_ARGS.items()})
+    try:
+        other = watcher.new_page()
+        other.goto(view_url)
+        expect(other.get_by_role("heading", name="Nani's table")).to_be_visible()
+        expect(other.locator("#games li")).to_have_count(3)
+        assert other.locator("form").count() == 0
+        hrefs = other.locator("#games ul.games a").evaluate_all("els => els.map(e => e.pathname)")
+        assert hrefs and all(h.startswith("/w/") for h in hrefs)
+        assert stats_row(other, "Meena")[-1] == "35.00"
+        other.locator("#games ul.games a").first.click()
+        expect(other.locator("#board")).to_be_visible()
+        assert other.locator("#deal-entry").count() == 0
+    finally:
+        watcher.close()

@@ -1,0 +1,92 @@
+"""Two phones on one game, in Debian's chromium: a change made on a screen that
+another phone has since changed is refused, says so, and keeps what was typed."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tracker.models import Game
+
+from .conftest import PHONE
+from .test_scoring import score_deal
+
+pytestmark = [pytest.mark.browser]
+
+NAMES = ["Asha", "Ravi", "Meena"]
+DEALS = [
+    {"type": "deal", "winner": "Asha", "results": {"Ravi": 10, "Meena": 20}},
+    {"type": "deal", "winner": "Ravi", "results": {"Asha": 5, "Meena": 7}},
+]
+
+
+@pytest.fixture
+def other_phone(browser, live_server):
+    context = browser.new_context(base_url=live_server.url, **PHONE)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def test_a_deal_typed_while_another_phone_saved_one_is_kept_and_saved_on_a_second_tap(
+    phone, other_phone, screenshot
+):
+    game = Game.create("points", {}, NAMES, history=DEALS)
+    phone.goto(game.get_absolute_url())
+    other_phone.goto(game.get_absolute_url())
+    score_deal(other_phone, "Meena", Asha=2, Ravi=3)  # deal 3, from the other phone
+    # This phone still shows "Enter deal 3": Ravi won, Asha 40, Meena 0.
+    form = phone.locator("#deal-entry")
+    form.locator("label.win", has_text=re.compile(r"^\s*Ravi")).click()
+    form.locator(".deal-row", has=phone.locator("label.win", has_text="Asha")).locator(
+        ".points input"
+    ).fill("40")
+    form.locator(".deal-row", has=phone.locator("label.win", has_text="Meena")).locator(
+        ".points input"
+    ).fill("0")
+    form.get_by_role("button", name="Save deal 3").click()
+    expect(phone.locator(".notice")).to_have_text(
+        "Someone else just saved deal 3. Here is the new score."
+    )
+    expect(phone.locator("#board .meta")).to_contain_text("3 deals played")
+    assert len(game.history()) == 3
+    # What was typed is still there, now as deal 4: one tap saves it.
+    form = phone.locator("#deal-entry")
+    asha = form.locator(".deal-row", has=phone.locator("label.win", has_text="Asha"))
+    expect(asha.locator(".points input")).to_have_value("40")
+    expect(form.locator("input[name=winner][value='2']")).to_be_checked()
+    screenshot(phone)
+    form.get_by_role("button", name="Save deal 4").click()
+    expect(phone.locator("#board .meta")).to_contain_text("4 deals played")
+    assert game.history()[3] == {
+        "type": "deal",
+        "winner": "Ravi",
+        "results": {"Asha": 40, "Meena": 0},
+    }
+
+
+def test_a_correction_made_while_another_phone_deleted_a_deal_names_the_same_deal(
+    phone, other_phone, screenshot
+):
+    game = Game.create("points", {}, NAMES, history=DEALS)
+    phone.goto(game.get_absolute_url())
+    phone.get_by_role("link", name="Edit deal 2").click()
+    expect(phone.get_by_role("heading", name="Correct deal 2")).to_be_visible()
+    # The other phone deletes deal 1.
+    other_phone.goto(game.get_absolute_url())
+    other_phone.get_by_role("link", name="Edit deal 1").click()
+    other_phone.get_by_text("Delete deal 1", exact=True).click()
+    other_phone.get_by_role("button", name="Yes, delete deal 1").click()
+    expect(other_phone.locator("#board .meta")).to_contain_text("1 deal played")
+    # This phone corrects what it opened as deal 2: Meena had 9, not 7.
+    row = phone.locator(".deal-row", has=phone.locator("label.win", has_text="Meena"))
+    row.locator(".points input").fill("9")
+    phone.get_by_role("button", name="Save deal 2").click()
+    expect(phone.get_by_role("heading", name="Correct deal 1")).to_be_visible()
+    expect(phone.locator(".notice")).to_contain_text("Someone else just deleted deal 1.")
+    expect(row.locator(".points input")).to_have_value("9")
+    assert game.history() == [DEALS[1]]
+    screenshot(phone)
+    phone.get_by_role("button", name="Save deal 1").click()
+    expect(phone.locator("#board .meta")).to_contain_text("1 deal played")
+    assert game.history() == [{**DEALS[1], "results": {"Asha": 5, "Meena": 9}}]

@@ -1,0 +1,36 @@
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tracker import document, tables
+from tracker.rules import RuleError
+
+from .import_game import one_line
+
+
+class Command(BaseCommand):
+    help = "Create a table and its games from a table document (shared/docs/tables.md)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="path of the JSON document, or - for standard input")
+
+    def handle(self, *args, file, **options):
+        try:
+            if file == "-":
+                text = sys.stdin.read()
+            else:
+                with open(file, encoding="utf-8") as handle:
+                    text = handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            raise CommandError(one_line(f"cannot read {file}: {error}")) from None
+        try:
+            table = tables.import_document(document.loads(text))
+        except (RuleError, tables.TableError) as error:
+            raise CommandError(one_line(str(error))) from None
+        line = {
+            "id": table.pk,
+            "edit_url": table.get_absolute_url(),
+            "view_url": table.get_view_url(),
+        }
+        self.stdout.write(json.dumps(line))

@@ -1,0 +1,67 @@
+"""Installable and readable offline: the service worker and the offline page.
+
+The worker itself is tracker/sw.js; it is served from the site root so its
+scope is the whole site. Its version is a hash of its own text and of the
+static files it keeps, so a change to either installs a new worker, which
+drops the old static files (the pages kept stay).
+"""
+
+import hashlib
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+SOURCE = Path(__file__).with_name("sw.js")
+
+# What every page loads; the worker keeps these from the first visit on.
+PRECACHE = [
+    "tracker.css",
+    "tracker.js",
+    "django_htmx/htmx-2.min.js",
+    "favicon.svg",
+    "manifest.webmanifest",
+    "icon-192.png",
+    "icon-512.png",
+    "icon-maskable-192.png",
+    "icon-maskable-512.png",
+]
+
+
+def _version(source):
+    digest = hashlib.sha256(source.encode())
+    for name in PRECACHE:
+        digest.update(static(name).encode())
+        found = finders.find(name)
+        if found:
+            digest.update(Path(found).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@require_GET
+def service_worker(request):
+    source = SOURCE.read_text()
+    config = {
+        "VERSION": _version(source),
+        "PRECACHE": [static(name) for name in PRECACHE],
+        "STATIC_PREFIX": settings.STATIC_URL,
+        "OFFLINE_URL": reverse("offline"),
+    }
+    head = "".join(f"const {name} = {json.dumps(value)};\n" for name, value in config.items())
+    response = HttpResponse(head + source, content_type="application/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    # Always asked again, so a new version is found on the next visit.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def offline(request):
+    """Shown by the worker for a page this phone never opened, when there is no network."""
+    return render(request, "tracker/offline.html")

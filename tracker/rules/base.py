@@ -1,0 +1,209 @@
+"""The format object: everything a format of the rummy family decides.
+
+A format module (pool.py, deals.py, points.py, basic.py) makes one subclass
+of `Format` and an instance of it; formats.py lists them in `FORMATS`. The
+engine (engine.py) asks the format how to check its rules, score a deal and
+end the game; the pages ask it what to show (columns, badges, presets). The
+defaults here are what most formats do, so a format writes only what differs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from .table import RuleError
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One tap on the new-game screen: a format with some rules fixed.
+
+    `typed` names the one rule typed beside the preset (pool_limit for "Pool,
+    other limit"), with its label and placeholder, or is None.
+    """
+
+    key: str
+    label: str
+    fixed: dict = field(default_factory=dict)
+    typed: str | None = None
+    typed_label: str = ""
+    placeholder: str = ""
+    decimal: bool = False  # the typed rule is an amount, not a whole number
+    initial: str = ""  # what the typed box shows on a fresh form
+
+
+@dataclass(frozen=True)
+class RuleInput:
+    """How the new-game form shows one table rule."""
+
+    kind: str = "whole"  # whole | money | flag | choice
+    help: str = ""
+    choices: tuple = ()  # (value, text) for a choice
+    optional: bool = False  # blank means none (null)
+
+
+MONEY_UNIT_INPUT = RuleInput(
+    "choice", "0.01, or 1 for whole rupees", (("0.01", "0.01"), ("1", "1 (whole)"))
+)
+
+
+class Format:
+    name = ""
+    label = ""
+    rule_keys = ()  # in the order a game document writes them
+    calculator = True  # the hand calculator and its house rules are offered
+    deal_keys = ()  # keys a deal may carry besides winner and results
+    ends_by_family = False  # an `end` event closes the game (points)
+    figure_name = "Total"  # the figure the history and chart show after each deal
+    chart_title = "Running totals"
+    chart_below_zero = False  # the figure can fall below 0 (points balances)
+    presets = ()  # Preset, in the order the new-game screen shows them
+    form_rules = ()  # the table rules the new-game form shows, in order
+    rule_inputs = {}  # key -> RuleInput for the rules this format adds
+    settles = False  # the game screen shows who pays whom
+    not_playing = "is not in the tie-breaker"  # why a player not dealt in has no result
+    takes_joins = False  # a new player may take a seat mid-game (pool, points)
+    sits_out = False  # players may sit out, come back in and leave (points)
+    result_noun = "points"  # what a loser's typed figure is called on the deal form
+    result_short = "pts"  # the same, as the box's placeholder
+    missing_result = "type the points or tap a drop"
+    deal_prompt = "Tap the winner, then each other player's points or drop"
+
+    # -- table rules
+
+    def fill_rules(self, rules, out):
+        """Check this format's rules in `rules` (defaults set in place) into `out`."""
+        raise NotImplementedError
+
+    def default_name(self, rules):
+        return self.label
+
+    # -- replaying
+
+    def start(self, state):
+        """Set up the figures before the first deal."""
+
+    def result(self, state, player, value, where):
+        """The points a loser's result scores, or RuleError."""
+        raise NotImplementedError
+
+    def check_deal(self, state, event):
+        """Refuse what is wrong with the deal as a whole (before anything changes)."""
+
+    def score_deal(self, state, row, winner):
+        """Add the deal's points (row.points) to the figures."""
+        raise NotImplementedError
+
+    def after_deal(self, state, row):
+        """Who is out, whether the game is over, after the deal has been scored."""
+
+    def not_playing_for(self, state, player):
+        """Why `player` is not dealt the next deal ("is out", "sits out")."""
+        return self.not_playing
+
+    def join_refusal(self, state):
+        """Why nobody may join now (after the checks of every format), or None."""
+        return "only pool and points games take a new player mid-game"
+
+    def join_total(self, state):
+        """The total a joiner starts at."""
+        return 0
+
+    def joined(self, state, player):
+        """Set up a joiner's figures (balance, chips) once seated."""
+
+    def figure(self, state, player):
+        """The figure the history table and chart show after an event."""
+        return player.total
+
+    def refresh(self, state):
+        """Work out derived figures again after any event."""
+
+    def leaders(self, state):
+        return []
+
+    def tied(self, state):
+        return []
+
+    def deals_left(self, state):
+        return 0
+
+    def pot(self, state):
+        return Decimal(0)
+
+    def amount(self, state, player):
+        return Decimal(0)
+
+    def settlement(self, state):
+        return []
+
+    def rejoin_refusal(self, state, name):
+        return "only pool has rejoins"
+
+    def can_split(self, state):
+        return False
+
+    def split_shares(self, state, method, shares):
+        raise RuleError("only pool games are split", field="type")
+
+    def player_document(self, state, player):
+        """What the document's `state.players[]` adds for this format."""
+        return {}
+
+    def state_document(self, state):
+        """What the document's `state` adds for this format."""
+        return {}
+
+    # -- what the pages show
+
+    def meta(self, state, pot):
+        """The line under the game's name, after the format's label."""
+        return ""
+
+    def columns(self, state):
+        """The scoreboard's column headers after the player's name."""
+        return [self.figure_name]
+
+    def cells(self, state, player, line):
+        """The scoreboard's cells for one player, in the order of `columns`.
+
+        Each is {"text": ..., "badge": optional (text, css class)}.
+        """
+        return [{"text": str(self.figure(state, player))}]
+
+    def badges(self, state, player):
+        """Badges beside a player's name besides leader, winner and dealer: [(text, class)]."""
+        return []
+
+    def row_classes(self, state, player):
+        """Extra classes of a player's scoreboard row."""
+        return []
+
+    def tie_breaker_note(self, state):
+        names = " and ".join(p.name for p in state.tied)
+        return f"Tie-breaker! {names} are level and play on until one wins a deal."
+
+    def settlement_note(self, state):
+        """What the settlement says when nobody has to pay."""
+        return "Nobody owes anything."
+
+    def chart_start(self, rules):
+        """The figure every line starts at (deal 0)."""
+        return 0
+
+    def chart_line(self, rules):
+        """A dashed line across the chart: (value, title, label), or None."""
+        return None
+
+    def result_buttons(self, rules):
+        """One-tap results on the deal form: [(word, label, value)]."""
+        return []
+
+    def rummy_mark(self, rules):
+        """Whether the deal form offers the "went rummy" mark."""
+        return False
+
+    def won_label(self, row):
+        """How the history marks the winner's box."""
+        return "Won"

@@ -1,0 +1,244 @@
+"""Basic Rummy (format `basic`): the Western family game, scored to a target.
+
+rules.md, "Basic Rummy": every loser counts all the cards left in hand (the
+family types the count, 0 to 999). In `winner_collects` (the default) the
+deal's winner adds the sum of the counts; in `penalty` each loser adds their
+own. A deal marked `rummy` (the winner went out in one turn) counts double,
+or each count + 10, or is refused, as `going_rummy` says. The game ends after
+the deal in which a total reaches the target, or after `deal_count` deals,
+whichever comes first; players level for the win play tie-breaker deals
+until one is alone in front. With a point value the losers pay the winner
+the difference of the totals at the end.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from .base import MONEY_UNIT_INPUT, Format, Preset, RuleInput
+from .money import money
+from .table import RULE_LABELS, RuleError, choice, money_rule, whole
+
+SCORINGS = ("winner_collects", "penalty")
+GOING_RUMMY = ("double", "plus_10", "off")
+MAX_COUNT = 999
+
+RULE_LABELS.update(
+    {
+        "scoring": "scoring",
+        "target": "target",
+        "going_rummy": "going rummy",
+        "deal_count": "number of deals",
+        "point_value": "point value",
+    }
+)
+
+
+class Basic(Format):
+    name = "basic"
+    label = "Basic Rummy"
+    rule_keys = ("scoring", "target", "deal_count", "going_rummy", "point_value", "money_unit")
+    calculator = False  # every card counts: there is no fewest grouping to find
+    deal_keys = ("rummy",)
+    settles = True
+    result_noun = "count"
+    result_short = "count"
+    missing_result = "type the count of the cards left in hand"
+    deal_prompt = "Tap the winner, then each other player's count"
+    presets = (
+        Preset("basic-100", "Basic to 100", {"target": 100}),
+        Preset("basic-150", "Basic to 150", {"target": 150}),
+        Preset("basic-250", "Basic to 250", {"target": 250}),
+        Preset(
+            "basic-deals",
+            "Basic, number of deals",
+            {"target": None, "deal_count": 10},
+            "deal_count",
+            "Number of deals",
+            "e.g. 10",
+        ),
+    )
+    form_rules = ("scoring", "going_rummy", "target", "point_value", "money_unit")
+    rule_inputs = {
+        "scoring": RuleInput(
+            "choice",
+            "Who adds the counts: the deal's winner, or each loser their own",
+            (("winner_collects", "Winner collects"), ("penalty", "Penalty: losers add")),
+        ),
+        "going_rummy": RuleInput(
+            "choice",
+            "A deal won in one turn, nothing melded before",
+            (("double", "Counts double"), ("plus_10", "Each count + 10"), ("off", "Off")),
+        ),
+        "target": RuleInput(help="Blank: no target, only the number of deals", optional=True),
+        "deal_count": RuleInput(help="Blank: play to the target", optional=True),
+        "point_value": RuleInput("money", "Paid at the end for each point; 0 to play for fun"),
+        "money_unit": MONEY_UNIT_INPUT,
+    }
+
+    # -- table rules
+
+    def fill_rules(self, rules, out):
+        rules.setdefault("scoring", "winner_collects")
+        out["scoring"] = choice(rules, "scoring", SCORINGS)
+        rules.setdefault("target", 100)
+        out["target"] = whole(rules, "target", 1, 10_000, nullable=True)
+        rules.setdefault("deal_count", None)
+        out["deal_count"] = whole(rules, "deal_count", 1, 100, nullable=True)
+        if out["target"] is None and out["deal_count"] is None:
+            raise RuleError(
+                "set a target or a number of deals (or both): the game needs an end",
+                field="rules.target",
+            )
+        rules.setdefault("going_rummy", "double")
+        out["going_rummy"] = choice(rules, "going_rummy", GOING_RUMMY)
+        rules.setdefault("point_value", "0")
+        out["point_value"] = money_rule(rules, "point_value", out["money_unit"])
+
+    def default_name(self, rules):
+        end = self._end(rules)
+        return f"Basic Rummy {end}" if rules["target"] is not None else f"Basic Rummy, {end}"
+
+    @staticmethod
+    def _end(rules):
+        """When the game ends, in words: "to 100", "10 deals", "to 100 or 10 deals"."""
+        words = []
+        if rules["target"] is not None:
+            words.append(f"to {rules['target']}")
+        if rules["deal_count"] is not None:
+            words.append(f"{rules['deal_count']} deal{'' if rules['deal_count'] == 1 else 's'}")
+        return " or ".join(words)
+
+    # -- replaying
+
+    def result(self, state, player, count, where):
+        if isinstance(count, str):
+            raise RuleError(
+                f"{count!r} is not a count: give the points of the cards left in hand, "
+                f"0 to {MAX_COUNT}",
+                field=where,
+                player=player.name,
+            )
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise RuleError("count must be a whole number", field=where, player=player.name)
+        if not 0 <= count <= MAX_COUNT:
+            raise RuleError(
+                f"count must be between 0 and {MAX_COUNT}", field=where, player=player.name
+            )
+        return count
+
+    def check_deal(self, state, event):
+        if "rummy" not in event:
+            return
+        mark = event["rummy"]
+        if not isinstance(mark, bool):
+            raise RuleError("rummy must be true or false", field="rummy")
+        if mark and state.rules["going_rummy"] == "off":
+            raise RuleError(
+                "going rummy is off at this table: the deal cannot be marked rummy",
+                field="rummy",
+            )
+
+    def score_deal(self, state, row, winner):
+        mark = state.rules["going_rummy"] if row.rummy else None
+        for name, count in row.points.items():
+            if mark == "double":
+                row.points[name] = count * 2
+            elif mark == "plus_10":
+                row.points[name] = count + 10
+        if state.rules["scoring"] == "winner_collects":
+            state.player(winner).total += sum(row.points.values())
+        else:
+            for name, count in row.points.items():
+                state.player(name).total += count
+
+    def after_deal(self, state, row):
+        if state.tie_breaker:
+            level = self._best(state, [state.player(n) for n in state.level])
+        else:
+            target = state.rules["target"]
+            count = state.rules["deal_count"]
+            reached = target is not None and any(p.total >= target for p in state.players)
+            if not (reached or (count is not None and row.number >= count)):
+                return
+            level = self._best(state, state.players)
+        if len(level) == 1:
+            state.tie_breaker = False
+            state.level = []
+            state.status = "finished"
+            state.winner = level[0].name
+        else:
+            state.tie_breaker = True
+            state.level = [p.name for p in level]
+
+    def _best(self, state, players):
+        """Those of `players` in front: the highest total, or the lowest in penalty."""
+        pick = max if state.rules["scoring"] == "winner_collects" else min
+        best = pick(p.total for p in players)
+        return [p for p in players if p.total == best]
+
+    def tied(self, state):
+        if state.tie_breaker:
+            return [p for p in state.players if p.name in state.level]
+        return self._best(state, state.players)
+
+    def leaders(self, state):
+        if state.winner:
+            return [state.winner]
+        return [p.name for p in self.tied(state)]
+
+    def settlement(self, state):
+        """At the end, every loser pays the winner the difference of the totals x point value."""
+        value = Decimal(state.rules["point_value"])
+        if not state.finished or not state.winner or value == 0:
+            return []
+        win = state.player(state.winner)
+        sign = 1 if state.rules["scoring"] == "winner_collects" else -1
+        payments = []
+        for p in state.players:
+            owed = sign * (win.total - p.total) * value
+            if p is not win and owed > 0:
+                payments.append((p.name, win.name, owed, p.seat))
+        payments.sort(key=lambda pay: (-pay[2], pay[3]))
+        return [(a, b, amount) for a, b, amount, _ in payments]
+
+    def state_document(self, state):
+        doc = {
+            "settlement": [
+                {"from": a, "to": b, "amount": money(amount)} for a, b, amount in state.settlement
+            ]
+        }
+        if state.tie_breaker:
+            doc["tie_breaker"] = True
+        return doc
+
+    # -- what the pages show
+
+    def meta(self, state, pot):
+        scoring = "winner collects" if state.rules["scoring"] == "winner_collects" else "penalty"
+        return f" · {self._end(state.rules)} · {scoring}"
+
+    def tie_breaker_note(self, state):
+        names = " and ".join(p.name for p in state.tied)
+        total = state.tied[0].total
+        return f"Tie-breaker! {names} are level on {total} and play on until one is alone in front."
+
+    def settlement_note(self, state):
+        if Decimal(state.rules["point_value"]) == 0:
+            return "Playing for fun: nobody pays."
+        return "When the game ends, each loser pays the winner the difference."
+
+    def chart_line(self, rules):
+        target = rules["target"]
+        if target is None:
+            return None
+        return target, f"Target {target}: the game ends there", f"target {target}"
+
+    def rummy_mark(self, rules):
+        return rules["going_rummy"] != "off"
+
+    def won_label(self, row):
+        return "Rummy!" if row.rummy else "Won"
+
+
+FORMAT = Basic()

@@ -1,0 +1,130 @@
+"""Deals rummy (best of 2, 3, 6 or any number): chips change hands, most chips wins."""
+
+from __future__ import annotations
+
+from .base import Preset, RuleInput
+from .table import RULE_LABELS, flag, money_rule, whole
+from .thirteen import CARD_INPUTS, Thirteen
+
+RULE_LABELS.update(
+    {
+        "deal_count": "number of deals",
+        "starting_chips": "starting chips",
+        "drops_allowed": "drops allowed",
+    }
+)
+
+
+class Deals(Thirteen):
+    name = "deals"
+    label = "Deals"
+    rule_keys = (
+        "deal_count", "starting_chips", "drops_allowed", "first_drop", "middle_drop",
+        "full_count", "wrong_show", "ace_value", "entry_fee", "money_unit",
+    )  # fmt: skip
+    figure_name = "Chips"
+    chart_title = "Chips after each deal"
+    presets = (
+        Preset("deals-2", "Deals, best of 2", {"deal_count": 2}),
+        Preset("deals-3", "Deals, best of 3", {"deal_count": 3}),
+        Preset("deals-6", "Deals, best of 6", {"deal_count": 6}),
+        Preset("deals-other", "Deals, other number", {}, "deal_count", "Number of deals", "e.g. 4"),
+    )
+    form_rules = (
+        "first_drop", "middle_drop", "full_count", "wrong_show", "starting_chips",
+        "drops_allowed", "entry_fee", "ace_value", "money_unit",
+    )  # fmt: skip
+    rule_inputs = {
+        **CARD_INPUTS,
+        "deal_count": RuleInput(),
+        "starting_chips": RuleInput(),
+        "drops_allowed": RuleInput("flag"),
+    }
+
+    def fill_tail(self, rules, out):
+        rules.setdefault("entry_fee", "0")
+        out["entry_fee"] = money_rule(rules, "entry_fee", out["money_unit"])
+        rules.setdefault("deal_count", 2)
+        out["deal_count"] = whole(rules, "deal_count", 1, 100)
+        rules.setdefault("starting_chips", 80 * out["deal_count"])
+        out["starting_chips"] = whole(rules, "starting_chips", 0, 1_000_000)
+        rules.setdefault("drops_allowed", True)
+        out["drops_allowed"] = flag(rules, "drops_allowed")
+
+    def default_name(self, rules):
+        return f"Deals, best of {rules['deal_count']}"
+
+    def start(self, state):
+        for p in state.players:
+            p.chips = state.rules["starting_chips"]
+
+    def join_refusal(self, state):
+        return "every player's chips are fixed at the start of a deals game"
+
+    def drops_off(self, rules):
+        return not rules["drops_allowed"]
+
+    def pay(self, state, loser, winner, value):
+        # Chips never go below 0: a loser pays at most what they hold.
+        paid = min(value, loser.chips)
+        loser.chips -= paid
+        winner.chips += paid
+
+    def after_deal(self, state, row):
+        if state.tie_breaker:
+            state.tie_breaker = False
+            state.status = "finished"
+            state.winner = row.winner
+        elif row.number >= state.rules["deal_count"]:
+            top = state.tied
+            if len(top) == 1:
+                state.status = "finished"
+                state.winner = top[0].name
+            else:
+                state.tie_breaker = True
+
+    def figure(self, state, player):
+        return player.chips
+
+    def tied(self, state):
+        top = max(p.chips for p in state.players)
+        return [p for p in state.players if p.chips == top]
+
+    def leaders(self, state):
+        return [p.name for p in state.tied]
+
+    def deals_left(self, state):
+        if state.tie_breaker:
+            return 0
+        return max(0, state.rules["deal_count"] - state.deals_played)
+
+    def player_document(self, state, player):
+        return {"chips": player.chips}
+
+    def state_document(self, state):
+        return {"deals_left": state.deals_left}
+
+    # -- what the pages show
+
+    def meta(self, state, pot):
+        if state.tie_breaker:
+            left = "tie-breaker"
+        else:
+            left = f"{state.deals_left} deal{'' if state.deals_left == 1 else 's'} left"
+        return f" · best of {state.rules['deal_count']} · {left}"
+
+    def columns(self, state):
+        return ["Chips", "Points"]
+
+    def cells(self, state, player, line):
+        return [{"text": str(player.chips)}, {"text": str(player.total)}]
+
+    def tie_breaker_note(self, state):
+        names = " and ".join(state.leaders)
+        return f"Tie-breaker! {names} are level on chips and play on until one wins a deal."
+
+    def chart_start(self, rules):
+        return rules["starting_chips"]
+
+
+FORMAT = Deals()

@@ -1,0 +1,308 @@
+"""Replaying a history: the table rules checked, then every event in order.
+
+The steps every format shares (who may win, a result for every loser, the
+dealer's turn) are here; what a format decides (what a result scores, when
+the game ends) is asked of its format object.
+"""
+
+from __future__ import annotations
+
+from .formats import FORMATS, format_names
+from .state import GameState, Player, Row
+from .table import (
+    CARD_RULES,
+    MAX_PLAYERS,
+    RuleError,
+    check_card_rules,
+    check_players,
+    check_seat_name,
+    money_unit,
+)
+
+EVENT_TYPES = ("deal", "rejoin", "split", "end", "join", "sit_out", "sit_in", "leave")
+# People come and go (rules.md): a seat taken mid-game, a player stepping away or home.
+PRESENCE = {"sit_out": "sitting_out", "sit_in": "in", "leave": "left"}
+
+
+def spec_of(fmt):
+    """The format object for a format name, or RuleError."""
+    spec = FORMATS.get(fmt) if isinstance(fmt, str) else None
+    if spec is None:
+        raise RuleError(f"format must be {format_names()}", field="format")
+    return spec
+
+
+def normalize_rules(fmt, rules=None):
+    """Check a game's table rules and fill in every default (rules.md).
+
+    Returns a new dict in document order; raises RuleError naming the rule.
+    """
+    spec = spec_of(fmt)
+    rules = dict(rules or {})
+    allowed = set(spec.rule_keys) | (set(CARD_RULES) if spec.calculator else set())
+    unknown = sorted(set(rules) - allowed, key=str)
+    if unknown:
+        raise RuleError(f"{unknown[0]} is not a rule of {fmt} rummy", field=f"rules.{unknown[0]}")
+    out = {"money_unit": money_unit(rules)}
+    spec.fill_rules(rules, out)
+    ordered = {key: out[key] for key in spec.rule_keys}
+    return check_card_rules(rules, ordered)
+
+
+def new_game(fmt, rules, players, first_dealer=None):
+    """The state before the first deal. Checks the rules and the seats."""
+    rules = normalize_rules(fmt, rules)
+    names = check_players(players)
+    if first_dealer is None or first_dealer == "":
+        first_dealer = names[0]
+    if first_dealer not in names:
+        raise RuleError(f"{first_dealer} is not one of the players", field="first_dealer")
+    spec = FORMATS[fmt]
+    state = GameState(
+        format=fmt,
+        rules=rules,
+        players=[Player(name=n, seat=i) for i, n in enumerate(names, start=1)],
+        first_dealer=first_dealer,
+        spec=spec,
+    )
+    spec.start(state)
+    state.in_after_last_deal = [p.name for p in state.players]
+    spec.refresh(state)
+    return state
+
+
+def replay(fmt, rules, players, history, first_dealer=None):
+    """Replay a whole history. Raises RuleError naming the first event refused."""
+    state = new_game(fmt, rules, players, first_dealer)
+    if not isinstance(history, list):
+        raise RuleError("history must be a list of events", field="history")
+    for event in history:
+        apply(state, event)
+    return state
+
+
+def apply(state, event):
+    """Apply one event to `state` in place, or raise RuleError and leave it unchanged.
+
+    Every check comes before the first change, so a refused event can be
+    tried against the same state again (the web pages rely on it).
+    """
+    index = len(state.rows)
+    kind = event.get("type") if isinstance(event, dict) else None
+    label = kind if kind in EVENT_TYPES else "event"
+    if kind == "deal":
+        label = f"deal {state.deals_played + 1}"
+    try:
+        if not isinstance(event, dict):
+            raise RuleError("an event must be an object", field="type")
+        if kind not in EVENT_TYPES:
+            raise RuleError(
+                "type must be deal, rejoin, split, end, join, sit_out, sit_in or leave",
+                field="type",
+            )
+        steps = {"deal": _deal, "rejoin": _rejoin, "split": _split, "end": _end, "join": _join}
+        row = steps.get(kind, _presence)(state, event)
+    except RuleError as error:
+        error.event = index
+        error.label = label
+        raise
+    row.index = index
+    row.totals = {p.name: state.spec.figure(state, p) for p in state.players}
+    state.rows.append(row)
+    state.spec.refresh(state)
+    return row
+
+
+def _extra_keys(event, allowed):
+    extra = sorted(set(event) - set(allowed) - {"type"}, key=str)
+    if extra:
+        raise RuleError(f"{extra[0]} does not belong in a {event['type']}", field=str(extra[0]))
+
+
+def _deal(state, event):
+    spec = state.spec
+    _extra_keys(event, ("winner", "results", *spec.deal_keys))
+    if state.finished:
+        raise RuleError("the game is over: no more deals", field="type")
+    playing = state.in_players
+    playing_names = {p.name for p in playing}
+    winner = event.get("winner")
+    if not isinstance(winner, str) or not winner:
+        raise RuleError("pick the one winner of the deal", field="winner")
+    if state.player(winner) is None:
+        raise RuleError(f"{winner} is not at this table", field="winner")
+    if winner not in playing_names:
+        why = spec.not_playing_for(state, state.player(winner))
+        raise RuleError(f"{winner} {why}, so cannot win", field="winner")
+    results = event.get("results")
+    if not isinstance(results, dict):
+        raise RuleError("results must give every loser's result", field="results")
+    if winner in results:
+        raise RuleError(
+            f"{winner} won the deal, so has no result: one winner only",
+            field=f"results.{winner}",
+            player=winner,
+        )
+    for name in results:
+        if state.player(name) is None:
+            raise RuleError(
+                f"{name} is not at this table", field=f"results.{name}", player=str(name)
+            )
+        if name not in playing_names:
+            raise RuleError(
+                f"{name} {spec.not_playing_for(state, state.player(name))} and has no result",
+                field=f"results.{name}",
+                player=name,
+            )
+    points = {}
+    for p in playing:
+        if p.name == winner:
+            continue
+        where = f"results.{p.name}"
+        if p.name not in results:
+            raise RuleError("result missing", field=where, player=p.name)
+        points[p.name] = spec.result(state, p, results[p.name], where)
+    spec.check_deal(state, event)
+
+    number = state.deals_played + 1
+    dealer = state._dealer_for_next_deal()
+    row = Row(
+        index=0,
+        type="deal",
+        number=number,
+        dealer=dealer,
+        winner=winner,
+        results={p.name: results[p.name] for p in playing if p.name != winner},
+        points=points,
+        tie_breaker=state.tie_breaker,
+        rummy=event.get("rummy") is True,
+    )
+    state.last_dealer = state.player(dealer).seat
+    state.deals_played = number
+    state.rejoined_this_break = set()
+    spec.score_deal(state, row, winner)
+    spec.after_deal(state, row)
+    return row
+
+
+def _rejoin(state, event):
+    _extra_keys(event, ("player",))
+    name = event.get("player")
+    if not isinstance(name, str) or not name:
+        raise RuleError("name the player who rejoins", field="player")
+    why = state.rejoin_refusal(name)
+    if why:
+        raise RuleError(f"{name} cannot rejoin: {why}", field="player", player=None)
+    p = state.player(name)
+    start = state.rejoin_total()
+    p.total = start
+    p.status = "in"
+    p.rejoins += 1
+    p.drops_taken = 0
+    state.rejoined_this_break.add(name)
+    return Row(index=0, type="rejoin", player=name, start_total=start)
+
+
+def _split(state, event):
+    _extra_keys(event, ("method", "shares"))
+    method = event.get("method", "drops")
+    shares = state.split_shares(method, event.get("shares"))
+    state.split = shares
+    state.split_method = method
+    state.status = "finished"
+    return Row(index=0, type="split", shares=dict(shares), results={"method": method})
+
+
+def _end(state, event):
+    _extra_keys(event, ())
+    if not state.spec.ends_by_family:
+        raise RuleError("only a points session is ended by the family", field="type")
+    if state.finished:
+        raise RuleError("the session has already ended", field="type")
+    state.ended = True
+    state.status = "finished"
+    return Row(index=0, type="end")
+
+
+def _join(state, event):
+    """A new player takes a seat between deals (rules.md, "People come and go")."""
+    spec = state.spec
+    _extra_keys(event, ("player", "after"))
+    name = event.get("player")
+    shown = name if isinstance(name, str) and name.strip() else "A new player"
+    if not spec.takes_joins:
+        raise RuleError(f"{shown} cannot join: {spec.join_refusal(state)}", field="type")
+    if state.finished:
+        raise RuleError(f"{shown} cannot join: the game is over", field="type")
+    if not isinstance(name, str) or not name.strip():
+        raise RuleError("name the player who joins", field="player")
+    name = check_seat_name(name, "the new player", "player")
+    for p in state.players:
+        if p.name.casefold() == name.casefold():
+            raise RuleError(
+                f"{name} cannot join: {p.name} is already seated in this game, "
+                "so the new player needs another name",
+                field="player",
+            )
+    if len(state.players) >= MAX_PLAYERS:
+        raise RuleError(
+            f"{name} cannot join: a game has at most {MAX_PLAYERS} players, "
+            "those who are out or gone included",
+            field="player",
+        )
+    after = event.get("after")
+    if after is not None and (not isinstance(after, str) or state.player(after) is None):
+        raise RuleError(
+            f"after must name a player seated at this table, not {after!r}", field="after"
+        )
+    why = spec.join_refusal(state)
+    if why:
+        raise RuleError(f"{name} cannot join: {why}", field="player")
+    start = spec.join_total(state)
+    dealer = state.players[state.last_dealer - 1].name if state.last_dealer else None
+    where = state.players.index(state.player(after)) + 1 if after else len(state.players)
+    state.players.insert(where, Player(name=name, seat=0, total=start))
+    # Seats are numbered 1..n in the final order; the rotation goes on from the same dealer.
+    for seat, p in enumerate(state.players, start=1):
+        p.seat = seat
+    if dealer is not None:
+        state.last_dealer = state.player(dealer).seat
+    spec.joined(state, state.player(name))
+    return Row(index=0, type="join", player=name, after=after, start_total=start)
+
+
+def _presence(state, event):
+    """sit_out, sit_in, leave: points only (rules.md, "People come and go")."""
+    spec = state.spec
+    kind = event["type"]
+    _extra_keys(event, ("player",))
+    if not spec.sits_out:
+        raise RuleError(
+            f"players sit out, come back in and leave only in points, not in {spec.name}",
+            field="type",
+        )
+    if state.finished:
+        raise RuleError("the session has ended", field="type")
+    name = event.get("player")
+    if not isinstance(name, str) or not name:
+        raise RuleError("name the player", field="player")
+    p = state.player(name)
+    if p is None:
+        raise RuleError(f"{name} is not at this table", field="player")
+    if p.status == "left":
+        if kind == "sit_in":
+            why = f"{name} has left and cannot sit back in (they can join again under another name)"
+        else:
+            why = f"{name} has already left"
+        raise RuleError(why, field="player")
+    if kind == "sit_out" and p.status == "sitting_out":
+        raise RuleError(f"{name} already sits out", field="player")
+    if kind == "sit_in" and p.status == "in":
+        raise RuleError(f"{name} is already in", field="player")
+    if kind in ("sit_out", "leave") and p.is_in and len(state.in_players) - 1 < 2:
+        verb = "sit out" if kind == "sit_out" else "leave"
+        raise RuleError(
+            f"{name} cannot {verb}: at least two players must stay dealt in", field="player"
+        )
+    p.status = PRESENCE[kind]
+    return Row(index=0, type=kind, player=name)

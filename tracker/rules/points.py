@@ -1,0 +1,115 @@
+"""Points rummy: a session of single deals, balances in points and money, fewest payments."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from .base import Preset, RuleInput
+from .money import fewest_payments, money
+from .money_format import format_money
+from .table import RULE_LABELS, money_rule
+from .thirteen import CARD_INPUTS, Thirteen
+
+RULE_LABELS.update({"point_value": "point value"})
+
+
+class Points(Thirteen):
+    name = "points"
+    label = "Points"
+    rule_keys = (
+        "point_value", "first_drop", "middle_drop", "full_count", "wrong_show", "ace_value",
+        "money_unit",
+    )  # fmt: skip
+    ends_by_family = True
+    takes_joins = True
+    sits_out = True
+    settles = True
+    figure_name = "Balance"
+    chart_title = "Balances after each deal"
+    chart_below_zero = True
+    presets = (
+        Preset(
+            "points", "Points", {}, "point_value", "Point value", "1", decimal=True, initial="1"
+        ),
+    )
+    form_rules = (
+        "first_drop",
+        "middle_drop",
+        "full_count",
+        "wrong_show",
+        "ace_value",
+        "money_unit",
+    )
+    rule_inputs = {**CARD_INPUTS, "point_value": RuleInput("money")}
+
+    def fill_tail(self, rules, out):
+        rules.setdefault("point_value", "1")
+        out["point_value"] = money_rule(rules, "point_value", out["money_unit"])
+
+    def default_name(self, rules):
+        return "Points rummy"
+
+    def not_playing_for(self, state, player):
+        return "has left" if player.status == "left" else "sits out"
+
+    def join_refusal(self, state):
+        return None  # a joiner starts at balance 0
+
+    def pay(self, state, loser, winner, value):
+        loser.balance -= value
+        winner.balance += value
+
+    def figure(self, state, player):
+        return player.balance
+
+    def leaders(self, state):
+        best = max(p.balance for p in state.players)
+        if best == 0 and all(p.balance == 0 for p in state.players):
+            return []
+        return [p.name for p in state.players if p.balance == best]
+
+    def amount(self, state, player):
+        return Decimal(player.balance) * Decimal(state.rules["point_value"])
+
+    def settlement(self, state):
+        """The fewest payments that clear every balance."""
+        value = Decimal(state.rules["point_value"])
+        if value == 0:
+            return []
+        balances = {p.name: p.balance for p in state.players}
+        return [(a, b, points * value) for a, b, points in fewest_payments(balances)]
+
+    def player_document(self, state, player):
+        return {"balance": player.balance, "amount": money(state.amount(player))}
+
+    def state_document(self, state):
+        return {
+            "settlement": [
+                {"from": a, "to": b, "amount": money(amount)} for a, b, amount in state.settlement
+            ]
+        }
+
+    # -- what the pages show
+
+    def meta(self, state, pot):
+        return f" · {format_money(state.rules['point_value'], state.rules)} a point"
+
+    def columns(self, state):
+        return ["Balance", "Amount"]
+
+    def badges(self, state, player):
+        if player.status == "sitting_out":
+            return [("Sits out", "")]
+        if player.status == "left":
+            return [("Left", "")]
+        return []
+
+    def cells(self, state, player, line):
+        sign = "+" if player.balance > 0 else ""
+        return [
+            {"text": f"{sign}{player.balance}"},
+            {"text": format_money(money(state.amount(player)), state.rules)},
+        ]
+
+
+FORMAT = Points()

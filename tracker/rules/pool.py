@@ -1,0 +1,321 @@
+"""Pool rummy (101, 201, 61 or any limit): totals, eliminations, rejoins, splits."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from .base import Preset, RuleInput
+from .money import MAX_MONEY, in_units, money, round_shares
+from .money_format import format_money
+from .table import RULE_LABELS, RuleError, choice, flag, money_rule, whole
+from .thirteen import CARD_INPUTS, Thirteen, card_defaults
+
+SPLIT_METHODS = ("drops", "equal", "custom")
+
+RULE_LABELS.update(
+    {
+        "pool_limit": "pool limit",
+        "out_at": "out at",
+        "rejoin": "rejoin",
+        "rejoin_cutoff": "rejoin cutoff",
+        "max_rejoins": "most rejoins",
+        "max_drops": "most drops",
+    }
+)
+
+
+def pool_defaults(limit):
+    """Drop and cap values that follow the pool limit (rules.md)."""
+    return card_defaults(limit)
+
+
+def out_total(rules):
+    """T: the lowest total that puts a player out of a pool game."""
+    return rules["pool_limit"] + (1 if rules["out_at"] == "exceed" else 0)
+
+
+def default_rejoin_cutoff(rules):
+    """The highest total that still leaves a rejoiner one drop: T - first_drop - 2."""
+    return max(0, out_total(rules) - rules["first_drop"] - 2)
+
+
+class Pool(Thirteen):
+    name = "pool"
+    label = "Pool"
+    rule_keys = (
+        "pool_limit", "out_at", "first_drop", "middle_drop", "full_count", "wrong_show",
+        "ace_value", "entry_fee", "rejoin", "rejoin_cutoff", "max_rejoins", "max_drops",
+        "money_unit",
+    )  # fmt: skip
+    min_first_drop = 1
+    not_playing = "is out"
+    takes_joins = True
+    presets = (
+        Preset("pool-101", "Pool 101", {"pool_limit": 101}),
+        Preset("pool-201", "Pool 201", {"pool_limit": 201}),
+        Preset("pool-61", "Pool 61", {"pool_limit": 61}),
+        Preset("pool-other", "Pool, other limit", {}, "pool_limit", "Pool limit", "e.g. 151"),
+    )
+    form_rules = (
+        "first_drop", "middle_drop", "full_count", "wrong_show", "out_at", "entry_fee",
+        "rejoin", "rejoin_cutoff", "max_rejoins", "max_drops", "ace_value", "money_unit",
+    )  # fmt: skip
+    rule_inputs = {
+        **CARD_INPUTS,
+        "pool_limit": RuleInput(),
+        "out_at": RuleInput(
+            "choice",
+            "Out on reaching the limit, or only on going past it",
+            (("reach", "Reach the limit"), ("exceed", "Go past it")),
+        ),
+        "rejoin": RuleInput("flag"),
+        "rejoin_cutoff": RuleInput(
+            help="Nobody may rejoin once the highest total still in is above this"
+        ),
+        "max_rejoins": RuleInput(help="Blank: no limit", optional=True),
+        "max_drops": RuleInput(help="Blank: only the total limits drops", optional=True),
+    }
+
+    # -- table rules
+
+    def fill_head(self, rules, out):
+        rules.setdefault("pool_limit", 101)
+        out["pool_limit"] = whole(rules, "pool_limit", 20, 10_000)
+        rules.setdefault("out_at", "reach")
+        out["out_at"] = choice(rules, "out_at", ("reach", "exceed"))
+
+    def fill_tail(self, rules, out):
+        rules.setdefault("entry_fee", "0")
+        out["entry_fee"] = money_rule(rules, "entry_fee", out["money_unit"])
+        rules.setdefault("rejoin", True)
+        out["rejoin"] = flag(rules, "rejoin")
+        if rules.get("rejoin_cutoff") is None:
+            rules["rejoin_cutoff"] = default_rejoin_cutoff(out)
+        out["rejoin_cutoff"] = whole(rules, "rejoin_cutoff", 0)
+        if out["rejoin_cutoff"] >= out_total(out):
+            raise RuleError(
+                f"rejoin cutoff must be below {out_total(out)}, the total that puts a player out",
+                field="rules.rejoin_cutoff",
+            )
+        rules.setdefault("max_rejoins", None)
+        out["max_rejoins"] = whole(rules, "max_rejoins", 0, nullable=True)
+        rules.setdefault("max_drops", None)
+        out["max_drops"] = whole(rules, "max_drops", 0, nullable=True)
+
+    def default_name(self, rules):
+        return f"Pool {rules['pool_limit']}"
+
+    # -- replaying
+
+    def check_drop(self, state, player, where):
+        most = state.rules.get("max_drops")
+        if most is not None and player.drops_taken >= most:
+            raise RuleError(
+                f"has taken {player.drops_taken} drops, the most this table allows",
+                field=where,
+                player=player.name,
+            )
+
+    def after_deal(self, state, row):
+        limit = out_total(state.rules)
+        for p in state.players:
+            dealt = p.name == row.winner or p.name in row.results
+            if dealt and p.is_in and p.total >= limit:
+                p.status = "out"
+                row.went_out.append(p.name)
+        left = [p for p in state.players if p.is_in]
+        state.in_after_last_deal = [p.name for p in left]
+        if len(left) == 1:
+            state.status = "finished"
+            state.winner = left[0].name
+
+    def refresh(self, state):
+        rules = state.rules
+        limit = out_total(rules)
+        most = rules["max_drops"]
+        for p in state.players:
+            if not p.is_in:
+                p.drops_left = 0
+                continue
+            left = max(0, (limit - 1 - p.total) // rules["first_drop"])
+            if most is not None:
+                left = min(left, max(0, most - p.drops_taken))
+            p.drops_left = left
+
+    def leaders(self, state):
+        live = [p for p in state.players if p.is_in]
+        best = min(p.total for p in live)
+        return [p.name for p in live if p.total == best]
+
+    def pot(self, state):
+        # Players at the start, joiners (each in state.players) and rejoins.
+        entries = len(state.players) + sum(p.rejoins for p in state.players)
+        return Decimal(state.rules["entry_fee"]) * entries
+
+    def rejoin_refusal(self, state, name):
+        p = state.player(name)
+        if p is None:
+            return f"{name} is not at this table"
+        if state.finished:
+            return "the game is over"
+        if p.is_in:
+            return f"{name} is still in"
+        if not state.rules["rejoin"]:
+            return "rejoins are off at this table"
+        limit = state.rules["max_rejoins"]
+        if limit is not None and p.rejoins >= limit:
+            return f"{name} has rejoined {p.rejoins} times, the most this table allows"
+        return self._entry_refusal(state, "a rejoin", f"{name} would start")
+
+    def join_refusal(self, state):
+        # A joiner comes in exactly as a rejoiner would; max_rejoins does not limit joins.
+        if not state.rules["rejoin"]:
+            return "rejoins are off at this table, so nobody joins mid-game"
+        return self._entry_refusal(state, "a join", "they would start")
+
+    def join_total(self, state):
+        """H + 1, or 0 before the first deal."""
+        return state.rejoin_total() if state.deals_played else 0
+
+    def _entry_refusal(self, state, what, who_starts):
+        """What a rejoin and a join both need: two still in, H at most the cutoff."""
+        start = state.rejoin_total()
+        if start is None:
+            return f"{what} needs at least two players still in"
+        high = start - 1
+        if high > state.rules["rejoin_cutoff"]:
+            return (
+                f"the highest total still in is {high}, above the rejoin cutoff "
+                f"{state.rules['rejoin_cutoff']}"
+            )
+        if start >= out_total(state.rules):
+            return f"{who_starts} at {start}, which is out"
+        return None
+
+    def can_split(self, state):
+        return not state.finished and 2 <= len(state.in_players) <= 3
+
+    def split_shares(self, state, method, shares):
+        if state.finished:
+            raise RuleError("the game is over", field="type")
+        live = [p for p in state.players if p.is_in]
+        if not 2 <= len(live) <= 3:
+            raise RuleError(
+                f"a split needs two or three players still in, not {len(live)}", field="method"
+            )
+        if method not in SPLIT_METHODS:
+            raise RuleError("split method must be drops, equal or custom", field="method")
+        pot = state.pot
+        unit = Decimal(state.rules["money_unit"])
+        if method == "custom":
+            return _custom_shares(live, shares, pot, unit)
+        if shares is not None:
+            raise RuleError("shares are typed only for a custom split", field="shares")
+        exact = {p.name: Fraction(0) for p in live}
+        fraction_pot = Fraction(pot)
+        if method == "drops":
+            # Bring every drops left down to the lowest; each excess drop pays one
+            # entry fee (or pot / all excess drops when that is worth more than the pot).
+            low = min(p.drops_left for p in live)
+            excess = {p.name: p.drops_left - low for p in live}
+            all_excess = sum(excess.values())
+            fee = Fraction(Decimal(state.rules["entry_fee"]))
+            if all_excess and all_excess * fee > fraction_pot:
+                fee = fraction_pot / all_excess
+            for p in live:
+                exact[p.name] = excess[p.name] * fee
+        rest = fraction_pot - sum(exact.values())
+        for p in live:
+            exact[p.name] += rest / len(live)
+        return round_shares(live, exact, pot, unit)
+
+    def player_document(self, state, player):
+        return {"drops_left": player.drops_left, "rejoins": player.rejoins}
+
+    def state_document(self, state):
+        return {
+            "pot": money(state.pot),
+            "can_rejoin": state.can_rejoin,
+            "can_split": state.can_split,
+            "split": (
+                {name: money(share) for name, share in state.split.items()} if state.split else None
+            ),
+        }
+
+    # -- what the pages show
+
+    def meta(self, state, pot):
+        return f" {state.rules['pool_limit']} · pot {format_money(pot, state.rules)}"
+
+    def columns(self, state):
+        return ["Total", "Drops left", *(["Share"] if state.split else [])]
+
+    def cells(self, state, player, line):
+        no_drops = player.is_in and player.drops_left == 0
+        drops = {"text": "\u2013" if not player.is_in else str(player.drops_left)}
+        if no_drops:
+            drops["badge"] = ("must play", "warn")
+        cells = [{"text": str(player.total)}, drops]
+        if state.split:
+            share = state.split.get(player.name)
+            shown = format_money(money(share), state.rules) if share is not None else "\u2013"
+            cells.append({"text": shown})
+        return cells
+
+    def badges(self, state, player):
+        out = [("Out", "")] if not player.is_in else []
+        if player.rejoins:
+            times = f" \u00d7{player.rejoins}" if player.rejoins > 1 else ""
+            out.append((f"Rejoined{times}", ""))
+        return out
+
+    def row_classes(self, state, player):
+        return ["no-drops"] if player.is_in and player.drops_left == 0 else []
+
+    def chart_line(self, rules):
+        limit = rules["pool_limit"]
+        return limit, f"Pool limit {limit}: out at {out_total(rules)}", f"limit {limit}"
+
+
+def _custom_shares(live, shares, pot, unit):
+    if not isinstance(shares, dict):
+        raise RuleError("a custom split needs a share for every player still in", field="shares")
+    names = {p.name for p in live}
+    for name in shares:
+        if name not in names:
+            raise RuleError(
+                f"{name} is not in the game, so has no share", field=f"shares.{name}", player=name
+            )
+    out = {}
+    for p in live:
+        where = f"shares.{p.name}"
+        if p.name not in shares:
+            raise RuleError("share missing", field=where, player=p.name)
+        raw = shares[p.name]
+        try:
+            if isinstance(raw, bool):
+                raise InvalidOperation
+            amount = Decimal(str(raw).strip())
+            if not amount.is_finite():
+                raise InvalidOperation
+        except InvalidOperation:
+            raise RuleError("share must be an amount", field=where, player=p.name) from None
+        if amount < 0:
+            raise RuleError("share must not be negative", field=where, player=p.name)
+        if amount > MAX_MONEY:
+            raise RuleError(f"share must be at most {MAX_MONEY}", field=where, player=p.name)
+        if not in_units(amount, unit):
+            raise RuleError(
+                f"share must be in whole money units of {unit}", field=where, player=p.name
+            )
+        out[p.name] = amount
+    total = sum(out.values())
+    if total != pot:
+        raise RuleError(
+            f"shares add up to {money(total)}, but the pot is {money(pot)}", field="shares"
+        )
+    return out
+
+
+FORMAT = Pool()

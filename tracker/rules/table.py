@@ -1,0 +1,194 @@
+"""What every format shares: the refusal, the checks of table rules, the seats.
+
+A format module (pool.py, deals.py, ...) checks its own rule keys with the
+helpers here, so a rule is refused with the same words in every format.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from decimal import Decimal, InvalidOperation
+
+from .money import MAX_MONEY, in_units
+
+MONEY_UNITS = ("0.01", "1")
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+MAX_NAME_LENGTH = 30
+
+# House rules of the hand calculator (issue: "the house rules are part of the
+# game's table rules"). Optional in every format that offers the calculator; a
+# game document carries them only where the table changed them, so documents
+# of other tools and the worked examples stay exactly as game-json.md writes them.
+CARD_RULES = {"natural_wild": "pure", "jokers_in_sets": True, "hand_count": "all"}
+HAND_COUNTS = ("all", "except_pure", "groups_excluded")
+
+# The name of every rule as a family reads it. A format module adds its own
+# keys here (`RULE_LABELS.update(...)`) when it is imported.
+RULE_LABELS = {
+    "natural_wild": "wild card in its own place",
+    "jokers_in_sets": "jokers in sets",
+    "hand_count": "a loser counts",
+    "money_unit": "money unit",
+}
+
+
+class RuleError(ValueError):
+    """A refusal, with the place it belongs to.
+
+    `field` is a dotted path in the game document (`rules.first_drop`,
+    `players`, `results.Ravi`, `winner`); `event` is the index in the history
+    of the event refused, or None; `player` names the player the message is
+    about, so a form can show it beside that player's box.
+    """
+
+    def __init__(self, message, *, field=None, event=None, player=None, label=None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.event = event
+        self.player = player
+        self.label = label
+
+    @property
+    def for_player(self):
+        """The message as a player reads it beside the box: "Ravi: ..."."""
+        if not self.player or self.message.startswith(f"{self.player} "):
+            return self.message
+        return f"{self.player}: {self.message}"
+
+    def __str__(self):
+        parts = []
+        if self.event is not None:
+            parts.append(f"history[{self.event}]" + (f" ({self.label})" if self.label else ""))
+        if self.field:
+            parts.append(self.field)
+        parts.append(self.for_player)
+        return ": ".join(parts)
+
+
+# ---------------------------------------------------------------- rule checks
+
+
+def label_of(key):
+    return RULE_LABELS.get(key, key.replace("_", " "))
+
+
+def whole(rules, key, low=None, high=None, nullable=False):
+    """A whole-number rule between `low` and `high` (None allowed when `nullable`)."""
+    value = rules[key]
+    label = label_of(key)
+    where = f"rules.{key}"
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{label} must be a whole number", field=where)
+    if low is not None and value < low:
+        if low == 0:
+            raise RuleError(f"{label} must not be negative", field=where)
+        raise RuleError(f"{label} must be at least {low}", field=where)
+    if high is not None and value > high:
+        raise RuleError(f"{label} must be at most {high}", field=where)
+    return value
+
+
+def money_rule(rules, key, unit):
+    """An amount of money: a decimal string, not negative, in whole money units."""
+    value = rules[key]
+    label = label_of(key)
+    where = f"rules.{key}"
+    if isinstance(value, bool) or not isinstance(value, (str, int, float, Decimal)):
+        raise RuleError(f'{label} must be an amount such as "10" or "0.25"', field=where)
+    try:
+        amount = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise RuleError(f'{label} must be an amount such as "10" or "0.25"', field=where) from None
+    if not amount.is_finite():
+        raise RuleError(f'{label} must be an amount such as "10" or "0.25"', field=where)
+    if amount < 0:
+        raise RuleError(f"{label} must not be negative", field=where)
+    if amount > MAX_MONEY:
+        raise RuleError(f"{label} must be at most {MAX_MONEY}", field=where)
+    if not in_units(amount, Decimal(unit)):
+        raise RuleError(f"{label} has more decimals than the money unit {unit}", field=where)
+    return str(amount)
+
+
+def choice(rules, key, choices):
+    value = rules[key]
+    if isinstance(value, bool) or value not in choices:
+        shown = " or ".join(str(c) for c in choices)
+        raise RuleError(f"{label_of(key)} must be {shown}", field=f"rules.{key}")
+    return value
+
+
+def flag(rules, key):
+    value = rules[key]
+    if not isinstance(value, bool):
+        raise RuleError(f"{label_of(key)} must be true or false", field=f"rules.{key}")
+    return value
+
+
+def money_unit(rules):
+    """The table's money unit, "0.01" (the default) or "1"."""
+    unit = rules.setdefault("money_unit", "0.01")
+    if isinstance(unit, (int, float)) and not isinstance(unit, bool):
+        unit = rules["money_unit"] = "1" if unit == 1 else str(unit)
+    return choice(rules, "money_unit", MONEY_UNITS)
+
+
+def card_rules(rules):
+    """The calculator's house rules of a table, defaults filled in."""
+    return {key: rules.get(key, default) for key, default in CARD_RULES.items()}
+
+
+def check_card_rules(rules, ordered):
+    """Add the calculator's house rules that differ from the defaults to `ordered`."""
+    if "natural_wild" in rules:
+        ordered["natural_wild"] = choice(rules, "natural_wild", ("pure", "joker"))
+    if "jokers_in_sets" in rules:
+        ordered["jokers_in_sets"] = flag(rules, "jokers_in_sets")
+    if "hand_count" in rules:
+        ordered["hand_count"] = choice(rules, "hand_count", HAND_COUNTS)
+    for key, default in CARD_RULES.items():
+        if ordered.get(key, default) == default:
+            ordered.pop(key, None)
+    return ordered
+
+
+# ---------------------------------------------------------------- seats
+
+
+def has_control_characters(text):
+    """Invisible control characters (U+0000 among them, which PostgreSQL cannot store)."""
+    return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in text)
+
+
+def check_seat_name(name, who, where):
+    """One seat's name, trimmed: not longer than MAX_NAME_LENGTH, no control characters."""
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME_LENGTH:
+        raise RuleError(f"{who}'s name is longer than {MAX_NAME_LENGTH} letters", field=where)
+    if has_control_characters(name):
+        raise RuleError(f"{who}'s name has a character that is not a letter", field=where)
+    return name
+
+
+def check_players(players):
+    """Seat names: 2 to 10, not blank, unique ignoring case. Returns them trimmed."""
+    if not isinstance(players, list):
+        raise RuleError("players must be a list of names", field="players")
+    if len(players) < MIN_PLAYERS:
+        raise RuleError(f"a game needs at least {MIN_PLAYERS} players", field="players")
+    if len(players) > MAX_PLAYERS:
+        raise RuleError(f"a game has at most {MAX_PLAYERS} players", field="players")
+    names, seen = [], set()
+    for seat, name in enumerate(players, start=1):
+        where = f"players[{seat - 1}]"
+        if not isinstance(name, str) or not name.strip():
+            raise RuleError(f"player {seat} needs a name", field=where)
+        name = check_seat_name(name, f"player {seat}", where)
+        if name.casefold() in seen:
+            raise RuleError(f"{name} is at the table twice: names must differ", field=where)
+        seen.add(name.casefold())
+        names.append(name)
+    return names

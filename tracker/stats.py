@@ -1,0 +1,201 @@
+"""A table's stats (shared/docs/tables.md), from its games' documents.
+
+Pure Python like the rules engine: no Django, no I/O. It reads only what
+every format's game document carries (its `players`, `history` and the
+`state` the engine replayed it to: status, winner, players[].status /
+rejoins / chips / balance / total, pot, split, settlement), so a format
+added to the engine is counted as long as its state has those fields;
+Basic Rummy is counted like points, by its settlement.
+
+    summaries = [game_summary(doc) for doc in docs]      # once per game revision
+    table_stats(members, summaries)                      # the "stats" of tables.md
+    money_over_time(members, summaries)                  # the chart's lines
+
+Nothing here is stored: every figure is worked out again from the documents.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from itertools import combinations
+
+from .rules import fewest_payments
+
+DROPS = ("first_drop", "middle_drop")
+COUNTED = ("games", "wins", "deals", "deals_won", "drops", "wrong_shows", "full_counts")
+CENT = Decimal("0.01")
+
+
+def money(amount):
+    """Money as the documents write it: a decimal string with two places."""
+    return str(Decimal(amount).quantize(CENT))
+
+
+def game_summary(doc):
+    """What the stats need of one game document, small enough to keep per revision.
+
+    `doc` is a whole game document (input part and `state`). Returns a dict:
+    format, players (seat order), status, winner, counts (per player: deals,
+    deals_won, drops, wrong_shows, full_counts), money (per player, a Decimal,
+    for a finished game; None while in progress) and standing (per player, a
+    tuple: of two players in a finished game the greater one finished ahead).
+    """
+    state = doc["state"]
+    fmt = doc["format"]
+    names = [p["name"] for p in state["players"]]
+    counts = {n: dict.fromkeys(COUNTED[2:], 0) for n in names}
+    last_dealt = dict.fromkeys(names, -1)
+    for index, event in enumerate(doc["history"]):
+        if event.get("type") != "deal":
+            continue
+        winner = event["winner"]
+        counts[winner]["deals"] += 1
+        counts[winner]["deals_won"] += 1
+        last_dealt[winner] = index
+        for name, result in event.get("results", {}).items():
+            counts[name]["deals"] += 1
+            last_dealt[name] = index
+            if result in DROPS:
+                counts[name]["drops"] += 1
+            elif result == "wrong_show":
+                counts[name]["wrong_shows"] += 1
+            elif result == "full_count":
+                counts[name]["full_counts"] += 1
+    finished = state["status"] == "finished"
+    return {
+        "name": doc.get("name", ""),
+        "format": fmt,
+        "players": names,
+        "status": state["status"],
+        "winner": state.get("winner"),
+        "counts": counts,
+        "money": _money(fmt, doc["rules"], state) if finished else None,
+        "standing": _standing(fmt, state, last_dealt) if finished else None,
+    }
+
+
+def _money(fmt, rules, state):
+    """Each player's net money over one finished game (tables.md)."""
+    players = state["players"]
+    winner = state.get("winner")
+    if fmt == "pool":
+        fee = Decimal(rules["entry_fee"])
+        split = state.get("split") or {}
+        out = {}
+        for p in players:
+            won = Decimal(state["pot"]) if p["name"] == winner else Decimal(split.get(p["name"], 0))
+            out[p["name"]] = won - fee * (1 + p.get("rejoins", 0))
+        return out
+    if fmt == "deals":
+        fee = Decimal(rules["entry_fee"])
+        others = len(players) - 1
+        return {
+            p["name"]: fee * others if p["name"] == winner else -fee
+            for p in players  # a finished deals game always has its winner
+        }
+    # points, basic: where the settlement leaves each player.
+    out = {p["name"]: Decimal(0) for p in players}
+    for pay in state.get("settlement", []):
+        amount = Decimal(pay["amount"])
+        out[pay["from"]] -= amount
+        out[pay["to"]] += amount
+    return out
+
+
+def _standing(fmt, state, last_dealt):
+    """Per player a tuple; the greater of two finished ahead, equal ones level."""
+    winner = state.get("winner")
+    out = {}
+    for p in state["players"]:
+        name = p["name"]
+        if name == winner:
+            out[name] = (2,)
+        elif fmt == "pool":
+            # Still in (at a split) is ahead of out; of two out, the one dealt
+            # in a later deal went out later.
+            out[name] = (1, 0) if p["status"] == "in" else (0, last_dealt[name])
+        elif fmt == "deals":
+            out[name] = (1, p["chips"])
+        elif "balance" in p:
+            out[name] = (1, p["balance"])  # points: the better balance
+        else:
+            out[name] = (1, -p["total"])  # a format counting totals: the lower
+    return out
+
+
+def _member_of(members):
+    by_fold = {m.casefold(): m for m in members}
+    return lambda name: by_fold.get(name.casefold())
+
+
+def table_stats(members, summaries):
+    """The table's `stats` of tables.md: per member, the settle-up, head to head.
+
+    `members` are the names in the table's order; `summaries` the games'
+    `game_summary`, any order. Players who are not members are left out.
+    """
+    member = _member_of(members)
+    rows = {m: {"name": m, **dict.fromkeys(COUNTED, 0), "money": Decimal(0)} for m in members}
+    ahead = {pair: [0, 0] for pair in combinations(members, 2)}
+    met = set()
+    order = {m: i for i, m in enumerate(members)}
+    for game in summaries:
+        seated = {n: member(n) for n in game["players"] if member(n)}
+        for name, m in seated.items():
+            row = rows[m]
+            row["games"] += 1
+            row["wins"] += name == game["winner"]
+            for key, value in game["counts"][name].items():
+                row[key] += value
+            if game["money"] is not None:
+                row["money"] += game["money"][name]
+        if game["standing"] is None:
+            continue
+        for x, y in combinations(seated, 2):
+            a, b = sorted((x, y), key=lambda n: order[seated[n]])
+            pair = (seated[a], seated[b])
+            met.add(pair)
+            if game["standing"][a] > game["standing"][b]:
+                ahead[pair][0] += 1
+            elif game["standing"][b] > game["standing"][a]:
+                ahead[pair][1] += 1
+    cents = {m: int(rows[m]["money"] / CENT) for m in members}
+    settlement = [
+        {"from": a, "to": b, "amount": money(Decimal(amount) * CENT)}
+        for a, b, amount in fewest_payments(cents)
+    ]
+    for row in rows.values():
+        row["money"] = money(row["money"])
+    return {
+        "members": [rows[m] for m in members],
+        "settlement": settlement,
+        "head_to_head": [
+            {"a": a, "b": b, "a_ahead": ahead[a, b][0], "b_ahead": ahead[a, b][1]}
+            for a, b in combinations(members, 2)
+            if (a, b) in met
+        ],
+    }
+
+
+def money_over_time(members, summaries):
+    """Each member's money after every finished game, oldest first.
+
+    Returns a list of {"game": name, "money": {member: Decimal}}, starting
+    from everyone at 0 before the first finished game.
+    """
+    member = _member_of(members)
+    running = {m: Decimal(0) for m in members}
+    points = [{"game": "", "money": dict(running)}]
+    for game in summaries:
+        if game["money"] is None:
+            continue
+        for name, amount in game["money"].items():
+            if member(name):
+                running[member(name)] += amount
+        points.append({"game": game["name"], "money": dict(running)})
+    return points
+
+
+def stats_of_documents(members, docs):
+    """`table_stats` straight from game documents."""
+    return table_stats(members, [game_summary(doc) for doc in docs])

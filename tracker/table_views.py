@@ -1,0 +1,426 @@
+"""The family table's screens: make one, its page, a new game from it, play again.
+
+Thin views as the game screens': every form posts and redirects back
+without JavaScript; an htmx request gets the re-rendered part of the same
+template. The view link (`watch_table`) only reads.
+"""
+
+import re
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib import messages
+from django.db.models import Count, Max
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from . import document, rules, stats, tables
+from .forms import FORMAT_CHOICES, NewGame
+from .models import Game, MemberError, Table
+from .table_chart import money_svg, wins_svg
+from .views import MAX_UPLOAD, TOO_MANY, _client_key, _remember, _svg, _too_many_games
+
+YOUR_TABLES = "tables"  # session key: the table links this browser has opened
+YOUR_TABLES_KEPT = 20
+GAMES_SHOWN = 20  # the newest games listed before "Show all"
+FORMAT_FILTERS = Game.FORMATS  # every format the games can have
+
+
+def _table_or_404(token, can_edit):
+    table = Table.by_link(token, can_edit)
+    if table is None:
+        raise Http404("No table has that link.")
+    return table
+
+
+def _remember_table(request, table, can_edit):
+    kept = request.session.get(YOUR_TABLES, [])
+    token = table.edit_token if can_edit else table.view_token
+    if [token, can_edit] in kept or (not can_edit and [table.edit_token, True] in kept):
+        return
+    if can_edit:
+        kept = [e for e in kept if e[0] != table.view_token]
+    request.session[YOUR_TABLES] = [[token, can_edit], *kept][:YOUR_TABLES_KEPT]
+
+
+def your_tables(request):
+    """The tables this browser opened, newest change first, each with its link."""
+    kept = request.session.get(YOUR_TABLES, [])
+    edit = [t for t, e in kept if e]
+    view = [t for t, e in kept if not e]
+    if not kept:
+        return []
+    found = Table.objects.filter(edit_token__in=edit) | Table.objects.filter(view_token__in=view)
+    found = found.annotate(last_game=Max("games__updated_at"), game_count=Count("games"))
+    listed = [
+        {
+            "table": t,
+            "url": t.get_absolute_url() if t.edit_token in edit else t.get_view_url(),
+            "when": max(t.updated_at, t.last_game or t.updated_at),
+        }
+        for t in found
+    ]
+    return sorted(listed, key=lambda item: item["when"], reverse=True)
+
+
+# ---------------------------------------------------------------- make a table
+
+
+def _too_many_tables(request):
+    """New tables per address per hour are limited as new games are."""
+    since = timezone.now() - timedelta(hours=1)
+    made = Table.objects.filter(created_from=_client_key(request), created_at__gte=since)
+    return made.count() >= settings.GAMES_PER_HOUR
+
+
+TOO_MANY_TABLES = "Too many new tables from this address in the last hour. Try again later."
+
+
+@require_http_methods(["GET", "POST"])
+def new_table(request):
+    context = {"name": "", "members": "", "errors": {}}
+    if request.method == "POST":
+        name = (request.POST.get("name") or "")[:200]
+        typed = (request.POST.get("members") or "")[:5000]
+        context.update(name=name, members=typed)
+        try:
+            if _too_many_tables(request):
+                raise MemberError(TOO_MANY_TABLES, "name")
+            table = Table.start(name, typed.splitlines(), _client_key(request))
+        except MemberError as error:
+            context["errors"][error.field] = error.message
+        else:
+            _remember_table(request, table, can_edit=True)
+            if request.htmx:
+                return HttpResponseClientRedirect(table.get_absolute_url())
+            return redirect(table)
+    template = "tracker/table_new.html#form" if request.htmx else "tracker/table_new.html"
+    return render(request, template, context, status=422 if context["errors"] else 200)
+
+
+@require_POST
+def import_table(request):
+    """A saved table document as a new table with new links."""
+    error = TOO_MANY_TABLES if _too_many_tables(request) else _upload_error(request)
+    table = None
+    if error is None:
+        try:
+            text = request.FILES["file"].read().decode("utf-8-sig")
+            table = tables.import_document(document.loads(text), created_from=_client_key(request))
+        except UnicodeDecodeError:
+            error = "That file is not a text file."
+        except (rules.RuleError, tables.TableError) as refused:
+            error = f"Not imported: {_message(refused)}"
+    if error:
+        context = {"name": "", "members": "", "errors": {}, "import_error": error}
+        return render(request, "tracker/table_new.html", context, status=422)
+    _remember_table(request, table, can_edit=True)
+    return redirect(table)
+
+
+def _upload_error(request):
+    upload = request.FILES.get("file")
+    if _too_many_games(request):
+        return TOO_MANY
+    if upload is None:
+        return "Choose a saved file (.json) to import."
+    if upload.size > MAX_UPLOAD * 5:
+        return "That file is too big."
+    return None
+
+
+def _message(error):
+    """A refusal's words: the table's message, or the engine's with its place."""
+    if isinstance(error, (tables.TableError, MemberError)):
+        return error.message
+    return str(error)
+
+
+# ---------------------------------------------------------------- the table page
+
+
+def _page_context(request, table, can_edit, **extra):
+    """Everything the table page shows, from one read of the members and the games."""
+    rows = list(table.members.all())
+    members = [m.name for m in rows]
+    games = tables.games_oldest_first(table)
+    found = tables.summaries(games)
+    figures = stats.table_stats(members, found)
+    show = request.GET.get("show", "")
+    show = show if show in ("in_progress", "finished") else ""
+    fmt = request.GET.get("format", "")
+    fmt = fmt if fmt in dict(FORMAT_FILTERS) else ""
+    listed = []
+    seated = set()
+    for game, summary in zip(games, found, strict=True):
+        seated.update(n.casefold() for n in summary["players"])
+        if show and summary["status"] != show:
+            continue
+        if fmt and game.format != fmt:
+            continue
+        listed.append({"game": game, "summary": summary, "label": _format_label(game)})
+    listed.reverse()  # newest first
+    all_games = request.GET.get("games") == "all"
+    return {
+        "table": table,
+        "can_edit": can_edit,
+        "members": [{"member": m, "seated": m.name.casefold() in seated} for m in rows],
+        "member_count": len(members),
+        "wins_height": 40 + 26 * len(members),
+        "games": listed if all_games else listed[:GAMES_SHOWN],
+        "games_hidden": 0 if all_games else max(0, len(listed) - GAMES_SHOWN),
+        "game_count": len(games),
+        "show": show,
+        "format": fmt,
+        "formats": FORMAT_FILTERS,
+        "stats": figures,
+        "errors": {},
+        "query": _query(show, fmt),
+        **extra,
+    }
+
+
+def _query(show, fmt):
+    parts = [f"show={show}"] if show else []
+    parts += [f"format={fmt}"] if fmt else []
+    return "&".join(parts)
+
+
+def _format_label(game):
+    r = game.rules
+    if game.format == "pool":
+        return f"Pool {r.get('pool_limit', '')}"
+    if game.format == "deals":
+        return f"Deals, best of {r.get('deal_count', '')}"
+    if game.format == "points":
+        return f"Points at {r.get('point_value', '')}"
+    return game.get_format_display() or game.format.capitalize()
+
+
+def _show_table(request, table, can_edit, status=200, **extra):
+    context = _page_context(request, table, can_edit, **extra)
+    if request.htmx and request.headers.get("HX-Target") == "games":
+        return render(request, "tracker/table.html#games", context, status=status)
+    if request.htmx:
+        return render(request, "tracker/table.html#table", context, status=status)
+    return render(request, "tracker/table.html", context, status=status)
+
+
+@require_GET
+def table_page(request, token):
+    table = _table_or_404(token, can_edit=True)
+    _remember_table(request, table, can_edit=True)
+    return _show_table(request, table, can_edit=True)
+
+
+@require_GET
+def watch_table(request, token):
+    table = _table_or_404(token, can_edit=False)
+    _remember_table(request, table, can_edit=False)
+    return _show_table(request, table, can_edit=False)
+
+
+def _after_change(request, table, errors=None, status=200):
+    """After a change: the table part for htmx (or the refusal beside its field)."""
+    if errors:
+        return _show_table(request, table, True, status=422, errors=errors)
+    if request.htmx:
+        return _show_table(request, table, True, status=status)
+    return redirect(table)
+
+
+@require_POST
+def add_member(request, token):
+    table = _table_or_404(token, can_edit=True)
+    try:
+        table.add_member((request.POST.get("name") or "")[:200])
+    except MemberError as error:
+        return _after_change(request, table, {"member": error.message})
+    return _after_change(request, table)
+
+
+@require_POST
+def remove_member(request, token, member):
+    table = _table_or_404(token, can_edit=True)
+    try:
+        table.remove_member(member)
+    except MemberError as error:
+        return _after_change(request, table, {"members": error.message})
+    return _after_change(request, table)
+
+
+@require_POST
+def play_again(request, token, game):
+    table = _table_or_404(token, can_edit=True)
+    previous = table.games.filter(pk=game).first()
+    if previous is None:
+        raise Http404("No such game at this table.")
+    if tables.summaries([previous])[0]["status"] != "finished":
+        return _after_change(request, table, {"games": "That game is still being played."})
+    if _too_many_games(request):
+        return _after_change(request, table, {"games": TOO_MANY})
+    try:
+        made = tables.play_again(table, previous, created_from=_client_key(request))
+    except (MemberError, rules.RuleError) as error:
+        return _after_change(request, table, {"games": _message(error)})
+    _remember(request, made, can_edit=True)
+    if request.htmx:
+        return HttpResponseClientRedirect(made.get_absolute_url())
+    return redirect(made)
+
+
+@require_POST
+def upload(request, token):
+    """A game (JSON or CSV) or a table document imported into this table."""
+    table = _table_or_404(token, can_edit=True)
+    error = _upload_error(request)
+    if error is None:
+        creator = _client_key(request)
+        try:
+            text = request.FILES["file"].read().decode("utf-8-sig")
+            if not text.lstrip().startswith("{"):
+                tables.import_game(table, text, creator)
+            else:
+                doc = document.loads(text)
+                if isinstance(doc, dict) and doc.get("schema") == tables.SCHEMA:
+                    tables.import_document(doc, creator, into=table)
+                else:
+                    tables.import_game(table, doc, creator)
+        except UnicodeDecodeError:
+            error = "That file is not a text file."
+        except (rules.RuleError, tables.TableError) as refused:
+            error = f"Not imported: {_message(refused)}"
+    if error:
+        return _show_table(request, table, True, status=422, errors={"file": error})
+    messages.success(request, "Imported.")
+    return redirect(table)
+
+
+@require_GET
+def download(request, token, can_edit):
+    table = _table_or_404(token, can_edit=can_edit)
+    body = document.dumps(tables.export(table))
+    response = HttpResponse(body, content_type="application/json")
+    name = slugify(table.name) or "table"
+    response["Content-Disposition"] = f'attachment; filename="{name}.json"'
+    return response
+
+
+@require_GET
+def chart(request, token, can_edit, kind):
+    table = _table_or_404(token, can_edit=can_edit)
+    members = table.member_names()
+    figures, _, found = tables.table_stats(table, members)
+    if kind == "wins":
+        svg = wins_svg(figures["members"], title=f"{table.name}: wins per member")
+    else:
+        timeline = stats.money_over_time(members, found)
+        svg = money_svg(members, timeline, title=f"{table.name}: money over the games")
+    response = _svg(svg)
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def qr_code(request, token, kind):
+    from . import share
+
+    table = _table_or_404(token, can_edit=True)
+    url = request.build_absolute_uri(
+        table.get_absolute_url() if kind == "edit" else table.get_view_url()
+    )
+    return _svg(share.qr_svg(url, title=f"QR code of the table's {kind} link"))
+
+
+@require_GET
+def watch_qr_code(request, token):
+    from . import share
+
+    table = _table_or_404(token, can_edit=False)
+    url = request.build_absolute_uri(table.get_view_url())
+    return _svg(share.qr_svg(url, title="QR code of the table's view link"))
+
+
+# ---------------------------------------------------------------- a new game from the table
+
+
+def _member_id(raw):
+    """A member's number as the form posts it, or None."""
+    return int(raw) if isinstance(raw, str) and re.fullmatch(r"[0-9]{1,12}", raw) else None
+
+
+class TableGame(NewGame):
+    """The new-game form with seats picked from the table's members, in their order."""
+
+    def __init__(self, members, data=None):
+        self.members = members
+        if data is None:
+            super().__init__()
+            self.chosen = {m.pk for m in members[:4]}
+            self.dealer_id = members[0].pk if members else None
+            return
+        super().__init__(data)
+        ids = {_member_id(raw) for raw in data.getlist("seat")[:200]}
+        self.chosen = ids - {None}
+        self.dealer_id = _member_id(data.get("dealer"))
+        self.unknown = bool(ids - {m.pk for m in members})  # None: not a member's number
+
+    def seats(self):
+        names = [m.name for m in self.members if m.pk in self.chosen]
+        dealer = next((m.name for m in self.members if m.pk == self.dealer_id), None)
+        if dealer not in names:
+            dealer = names[0] if names else None
+        return names, dealer
+
+    def seat_rows(self):
+        return [
+            {"member": m, "chosen": m.pk in self.chosen, "dealer": m.pk == self.dealer_id}
+            for m in self.members
+        ]
+
+
+@require_http_methods(["GET", "POST"])
+def new_table_game(request, token):
+    table = _table_or_404(token, can_edit=True)
+    members = list(table.members.all())
+    if request.method == "GET":
+        return _game_form(request, table, TableGame(members))
+    form = TableGame(members, request.POST)
+    action = request.POST.get("action", "")
+    if action == "refresh":
+        form.edit_seats(action)
+        return _game_form(request, table, form)
+    fmt, table_rules = form.table_rules()
+    names, dealer = form.seats()
+    if getattr(form, "unknown", False):
+        form.errors["players"] = "That seat is not a member of this table"
+    status = 422
+    if not form.errors and _too_many_games(request):
+        form.errors["form"] = TOO_MANY
+        status = 429
+    game = None
+    if not form.errors:
+        try:
+            game = tables.start_game(
+                table, fmt, table_rules, names, dealer, form.name, _client_key(request)
+            )
+        except MemberError as error:
+            form.errors["players"] = error.message
+        except rules.RuleError as error:
+            form.add_error(error)
+    if game is None:
+        return _game_form(request, table, form, status=status)
+    _remember(request, game, can_edit=True)
+    if request.htmx:
+        return HttpResponseClientRedirect(game.get_absolute_url())
+    return redirect(game)
+
+
+def _game_form(request, table, form, status=200):
+    context = {"table": table, "form": form, "formats": FORMAT_CHOICES}
+    template = "tracker/table_game.html#form" if request.htmx else "tracker/table_game.html"
+    return render(request, template, context, status=status)

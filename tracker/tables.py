@@ -1,0 +1,197 @@
+"""A table's games read for its page, its stats and its document (shared/docs/tables.md).
+
+Every figure comes from replaying the games through the rules engine
+(`Game.as_document`); the replay of a game is kept per revision of its
+history (`summaries`), so a table page with 200 games replays only the
+games that changed since it was last shown. Nothing here is stored.
+"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import prefetch_related_objects
+
+from . import document, rules, stats
+from .models import Game, MemberError, Table
+
+SCHEMA = "rummy-tracker.table/1"
+TABLE_KEYS = ("schema", "name", "members", "games", "stats")
+
+
+class TableError(ValueError):
+    """A refused table document or table change, with the field it belongs beside."""
+
+    def __init__(self, message, field="file"):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def summaries(games):
+    """Each game's `stats.game_summary`, replayed once per revision of its history.
+
+    Keyed by the game's own link key, revision and time of its last change:
+    the revision changes with every change to the history, so a kept summary
+    is right until then. One
+    cache read for all games; the games not kept are read (seats and events
+    in two queries, however many) and replayed.
+    """
+    keys = {
+        g.pk: f"game-summary:{g.edit_key}:{g.revision}:{g.updated_at.timestamp()}" for g in games
+    }
+    found = cache.get_many(list(keys.values()))
+    missed = [g for g in games if keys[g.pk] not in found]
+    if missed:
+        prefetch_related_objects(missed, "players", "events")
+        fresh = {keys[g.pk]: stats.game_summary(g.as_document()) for g in missed}
+        cache.set_many(fresh)
+        found.update(fresh)
+    return [found[keys[g.pk]] for g in games]
+
+
+def games_oldest_first(table):
+    return list(table.games.order_by("created_at", "pk"))
+
+
+def table_stats(table, members=None, games=None):
+    """(stats of tables.md, the games oldest first, their summaries)."""
+    members = table.member_names() if members is None else members
+    games = games_oldest_first(table) if games is None else games
+    found = summaries(games)
+    return stats.table_stats(members, found), games, found
+
+
+# ---------------------------------------------------------------- the table document
+
+
+def export(table):
+    """The table document: name, members, every game's document oldest first, stats."""
+    members = table.member_names()
+    games = games_oldest_first(table)
+    prefetch_related_objects(games, "players", "events")
+    docs = [g.as_document() for g in games]
+    return {
+        "schema": SCHEMA,
+        "name": table.name,
+        "members": members,
+        "games": docs,
+        "stats": stats.stats_of_documents(members, docs),
+    }
+
+
+def _game_label(index, doc):
+    name = doc.get("name") if isinstance(doc, dict) else None
+    named = f" ({name})" if isinstance(name, str) and name.strip() else ""
+    return f"game {index + 1}{named}"
+
+
+def read(doc):
+    """Check a table document and replay every game; returns (name, members, [(game, state)]).
+
+    Raises TableError naming the first game refused and its first bad event.
+    """
+    if not isinstance(doc, dict):
+        raise TableError("a table document is a JSON object")
+    if doc.get("schema") != SCHEMA:
+        raise TableError(f'schema must be "{SCHEMA}"')
+    unknown = sorted(set(doc) - set(TABLE_KEYS), key=str)
+    if unknown:
+        raise TableError(f"{unknown[0]} is not part of a table document")
+    members = doc.get("members", [])
+    if not isinstance(members, list) or not all(isinstance(m, str) for m in members):
+        raise TableError("members must be a list of names")
+    games = doc.get("games", [])
+    if not isinstance(games, list):
+        raise TableError("games must be a list of game documents")
+    replayed = []
+    for index, game in enumerate(games):
+        try:
+            replayed.append(document.read(game))
+        except rules.RuleError as error:
+            raise TableError(f"{_game_label(index, game)}: {error}") from None
+    return doc.get("name"), members, replayed
+
+
+@transaction.atomic
+def import_document(doc, created_from="", into=None):
+    """A new table from a table document (or its games added `into` a table).
+
+    Every game is replayed first; if any is refused, or the members are not
+    right, nothing is created. Players who are not members become members.
+    """
+    name, members, replayed = read(doc)
+    try:
+        if into is None:
+            names = list(members)
+            for game, _ in replayed:
+                known = {n.casefold() for n in names}
+                names += [p for p in game["players"] if p.casefold() not in known]
+            table = Table.start(name, names, created_from)
+        else:
+            table = into.locked()
+            table.add_missing_members(Table.check_members(members, "file") if members else [])
+    except MemberError as error:
+        raise TableError(error.message, "file" if into is not None else error.field) from None
+    for game, state in replayed:
+        add_game(table, game, state, created_from)
+    return table
+
+
+def import_game(table, doc, created_from=""):
+    """A game document (dict) or CSV (text) imported into the table; its players join."""
+    with transaction.atomic():
+        if isinstance(doc, str):
+            from . import sheet
+
+            game_doc, state = sheet.load_csv(doc)
+        else:
+            game_doc, state = document.read(doc)
+        return add_game(table.locked(), game_doc, state, created_from)
+
+
+def add_game(table, game_doc, state, created_from="", **kept):
+    """Store a checked game in the table, adding its players who are not members."""
+    try:
+        table.add_missing_members(game_doc["players"])
+    except MemberError as error:
+        raise TableError(error.message) from None
+    game = Game._store(game_doc, state, created_from, table, **kept)
+    table.save(update_fields=["updated_at"])
+    return game
+
+
+# ---------------------------------------------------------------- games from the table
+
+
+def start_game(table, fmt, table_rules, seats, first_dealer, name=None, created_from=""):
+    """A new game of the table; every seat must be a member. Raises MemberError or RuleError."""
+    with transaction.atomic():
+        table = table.locked()
+        table.seat_check(seats)
+        game = Game.create(
+            fmt,
+            table_rules,
+            seats,
+            first_dealer,
+            name=name,
+            created_from=created_from,
+            table=table,
+        )
+        table.save(update_fields=["updated_at"])
+        return game
+
+
+def play_again(table, previous, created_from=""):
+    """The same format, rules and seats; the first deal passes to the next seat."""
+    names = previous.seat_names()
+    dealer = names[previous.first_dealer % len(names)]
+    return start_game(
+        table,
+        previous.format,
+        previous.rules,
+        names,
+        dealer,
+        name=previous.name,
+        created_from=created_from,
+    )
