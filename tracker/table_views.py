@@ -199,14 +199,7 @@ def _query(show, fmt):
 
 
 def _format_label(game):
-    r = game.rules
-    if game.format == "pool":
-        return f"Pool {r.get('pool_limit', '')}"
-    if game.format == "deals":
-        return f"Deals, best of {r.get('deal_count', '')}"
-    if game.format == "points":
-        return f"Points at {r.get('point_value', '')}"
-    return game.get_format_display() or game.format.capitalize()
+    return rules.FORMATS[game.format].listing_label(game.rules)
 
 
 def _show_table(request, table, can_edit, status=200, **extra):

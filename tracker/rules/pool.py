@@ -243,6 +243,26 @@ class Pool(Thirteen):
             ),
         }
 
+    # -- the family table
+
+    def table_money(self, rules, state):
+        """What each won (the pot, or a share of a split) less what they paid in."""
+        fee = Decimal(rules["entry_fee"])
+        split = state.get("split") or {}
+        out = {}
+        for p in state["players"]:
+            if p["name"] == state.get("winner"):
+                won = Decimal(state["pot"])
+            else:
+                won = Decimal(split.get(p["name"], 0))
+            out[p["name"]] = won - fee * (1 + p.get("rejoins", 0))
+        return out
+
+    def standing(self, rules, player, last_dealt):
+        # Still in (at a split) is ahead of out; of two out, the one dealt in a
+        # later deal went out later.
+        return (1, 0) if player["status"] == "in" else (0, last_dealt)
+
     # -- what the pages show
 
     def meta(self, state, pot):
