@@ -4,6 +4,7 @@ command, and the search checked against a brute force on thousands of hands."""
 import io
 import itertools
 import json
+import os
 import random
 from collections import Counter
 from functools import cache
@@ -541,13 +542,17 @@ COUNTS = ("all", "except_pure", "groups_excluded")
 DEALS = {"random": deal, "joker-heavy": deal_joker_heavy, "near-show": deal_near_show}
 
 
+# `make mutants` runs this for every mutant of the calculator, on fewer hands.
+BRUTE_FORCE_HANDS = int(os.environ.get("MUTANTS_BRUTE_FORCE_HANDS", "400"))
+
+
 @pytest.mark.parametrize("size", [13, 14])
 @pytest.mark.parametrize("dealer", DEALS)
 def test_search_matches_brute_force(dealer, size):
     """400 hands per dealer and size (2,400 in all), each under one of the 8
     tables in turn and every count rule, with a cap of 80 or none."""
     rng = random.Random(f"{dealer}-{size}")
-    for number in range(400):
+    for number in range(BRUTE_FORCE_HANDS):
         cards, wild = DEALS[dealer](rng, size)
         table = TABLES[number % len(TABLES)]
         full_count = 80 if number % 3 == 0 else 1000

@@ -256,7 +256,7 @@ def test_points_end_and_no_deal_after():
         replay("points", {}, ["A", "B"], [deal("A", B=40), {"type": "end"}, deal("A", B=2)])
 
 
-def test_max_drops_counts_first_and_middle_drops_and_resets_on_rejoin():
+def test_max_drops_counts_first_and_middle_drops():
     history = [deal("A", B="first_drop", C=2, D=2), deal("A", B="middle_drop", C=2, D=2)]
     state = pool(history, max_drops=2)
     assert state.player("B").drops_left == 0
