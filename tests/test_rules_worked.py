@@ -17,6 +17,9 @@ def deal(winner, **results):
     return {"type": "deal", "winner": winner, "results": results}
 
 
+END = {"type": "end"}
+
+
 def rejoin(name):
     return {"type": "rejoin", "player": name}
 
@@ -135,3 +138,89 @@ def test_tie_breaker_winner_is_the_deals_winner():
     doc = play("deals", {"deal_count": 2}, "ABC", [*history, deal("B", A=0)])
     assert (doc["status"], doc["winner"]) == ("finished", "B")
     assert seats(doc, "chips") == {"A": 165, "B": 165, "C": 150}
+
+
+# ---------------------------------------------------------------- the history rows
+
+
+def test_each_event_is_one_row_with_the_figures_after_it():
+    # Pool 101, entry 10. Deal 1 (A deals): B 80, C 2, D a first drop (20). Deal 2 (B
+    # deals): B 30 more, out on 110. B rejoins at 23, one more than D's 22.
+    state = rules.new_game("pool", {"entry_fee": "10"}, ["A", "B", "C", "D"])
+    first = rules.apply(state, deal("A", B=80, C=2, D="first_drop"))
+    assert (first.index, first.type, first.number, first.dealer, first.winner) == (
+        0,
+        "deal",
+        1,
+        "A",
+        "A",
+    )
+    assert first.results == {"B": 80, "C": 2, "D": "first_drop"}
+    assert first.points == {"B": 80, "C": 2, "D": 20}
+    assert first.totals == {"A": 0, "B": 80, "C": 2, "D": 20}
+    assert (first.went_out, first.tie_breaker) == ([], False)
+    second = rules.apply(state, deal("A", B=30, C=2, D=2))
+    assert (second.index, second.number, second.dealer, second.went_out) == (1, 2, "B", ["B"])
+    assert second.totals == {"A": 0, "B": 110, "C": 4, "D": 22}
+    back = rules.apply(state, rejoin("B"))
+    assert (back.index, back.type, back.player, back.start_total) == (2, "rejoin", "B", 23)
+    assert back.totals == {"A": 0, "B": 23, "C": 4, "D": 22}
+    # B dealt deal 2, so C deals deal 3.
+    third = rules.apply(state, deal("A", B=2, C=2, D=2))
+    assert (third.index, third.number, third.dealer) == (3, 3, "C")
+    assert state.document()["pot"] == "50.00"
+
+
+def test_a_second_rejoin_counts_twice_and_adds_a_second_entry():
+    # B out on 110, back at 21 (C and D have 20), out again on 101, back at 23.
+    history = [
+        deal("A", B=80, C=10, D=10),
+        deal("A", B=30, C=10, D=10),
+        rejoin("B"),
+        deal("A", B=80, C=2, D=2),
+        rejoin("B"),
+    ]
+    doc = play("pool", {"entry_fee": "10"}, "ABCD", history)
+    assert seats(doc, "total", "status", "rejoins")["B"] == (23, "in", 2)
+    assert doc["pot"] == "60.00"
+
+
+def test_deals_rows_show_chips_and_the_tie_breaker_deal():
+    state = rules.new_game("deals", {"deal_count": 2}, ["A", "B", "C"])
+    first = rules.apply(state, deal("A", B=30, C=10))
+    assert first.totals == {"A": 200, "B": 130, "C": 150}
+    rules.apply(state, deal("B", A=35, C=0))
+    assert state.tie_breaker
+    extra = rules.apply(state, deal("A", B=5))
+    assert (extra.number, extra.tie_breaker, extra.totals) == (
+        3,
+        True,
+        {"A": 170, "B": 160, "C": 150},
+    )
+    # Over: no tie-breaker any more, A has won it.
+    assert state.tie_breaker is False
+    assert (state.document()["status"], state.document()["winner"]) == ("finished", "A")
+
+
+def test_points_rows_show_balances_and_the_end():
+    state = rules.new_game("points", {"point_value": "0.5"}, ["A", "B", "C"])
+    first = rules.apply(state, deal("B", A=10, C="first_drop"))
+    assert first.totals == {"A": -10, "B": 30, "C": -20}
+    end = rules.apply(state, END)
+    assert (end.index, end.type, end.totals) == (1, "end", {"A": -10, "B": 30, "C": -20})
+    doc = state.document()
+    assert doc["status"] == "finished"
+    assert seats(doc, "amount") == {"A": "-5.00", "B": "15.00", "C": "-10.00"}
+
+
+def test_a_split_row_keeps_the_method_and_the_shares():
+    history = [deal("B", A=20, C=80), deal("A", B=60, C=0)]
+    state = rules.replay("pool", {"entry_fee": "5", "money_unit": "1"}, ["A", "B", "C"], history)
+    row = rules.apply(state, split("equal"))
+    # Pot 15 shared by three: 5 each.
+    assert (row.index, row.type, row.results) == (2, "split", {"method": "equal"})
+    assert {name: str(share) for name, share in row.shares.items()} == {
+        "A": "5",
+        "B": "5",
+        "C": "5",
+    }
