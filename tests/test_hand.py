@@ -606,3 +606,12 @@ def test_search_matches_brute_force(dealer, size):
             assert min(own, full_count) == result.points, where
             if result.valid:
                 assert not result.ungrouped, where
+
+
+def test_fourteen_cards_throw_the_dearest_card_that_fits_nowhere():
+    # Three pure sequences and a set of 9s hold 12 cards; KS and 2C fit in no group
+    # (no other spade near the king, one other king, no club near the 2). Throwing
+    # the king leaves 2 points; throwing the 2 would leave 10.
+    result = score_hand("3H 4H 5H 6D 7D 8D 9S 9C 9H JC QC KC KS 2C")
+    assert (result.points, result.valid, result.discard) == (2, False, "KS")
+    assert result.ungrouped == ["2C"]
