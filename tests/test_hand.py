@@ -615,3 +615,34 @@ def test_fourteen_cards_throw_the_dearest_card_that_fits_nowhere():
     result = score_hand("3H 4H 5H 6D 7D 8D 9S 9C 9H JC QC KC KS 2C")
     assert (result.points, result.valid, result.discard) == (2, False, "KS")
     assert result.ungrouped == ["2C"]
+
+
+def test_jokers_stand_where_a_player_lays_them():
+    # KS with two jokers is J Q K (the jokers below the king: a king is the top
+    # when the ace is low); KS AS with a joker is Q K A (the joker the queen).
+    low = score_hand("KS PJ PJ 2H 3H 4H 9D 9C 9H 5C 6C 7C 8C")
+    assert low.valid and ["PJ", "PJ", "KS"] in low.groups
+    high = score_hand("KS AS PJ 2H 3H 4H 9D 9C 9H 5C 6C 7C 8C")
+    assert high.valid and ["PJ", "KS", "AS"] in high.groups
+    middle = score_hand("QS AS PJ 2H 3H 4H 9D 9C 9H 5C 6C 7C 8C")
+    assert middle.valid and ["QS", "PJ", "AS"] in middle.groups
+
+
+def test_three_jokers_alone_are_the_second_sequence():
+    # No jokers in sets: the 9s and kings are sets, 2-5S the pure sequence, and the
+    # three jokers on their own the second sequence: a show.
+    result = score_hand("2S 3S 4S 5S 9D 9C 9H KS KD KC PJ PJ PJ", jokers_in_sets=False)
+    assert (result.points, result.valid, result.ungrouped) == (0, True, [])
+    assert ["PJ", "PJ", "PJ"] in result.groups
+
+
+def test_except_pure_with_one_sequence_throws_the_dearest_card():
+    # One pure sequence (2-4S) and nothing else melds: under except_pure every
+    # other card counts, 6 + 9 + 10 + 10 + 8 + 10 + 7 + 10 + 2 + 5 + 3 = 80, less
+    # the best discard, a 10 (not the 2C, the highest card code): 70.
+    cards = "2S 3S 4S 6H 9D KH QD 8H JS 7D 10D 2C 5H 3D"
+    result = score_hand(cards, count="except_pure")
+    assert (result.points, result.valid, result.discard) == (70, False, "KH")
+    assert result.groups == [["2S", "3S", "4S"]]
+    # Counting all, the sequence counts too: 80 + 9 - 10.
+    assert score_hand(cards).points == 79
