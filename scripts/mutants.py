@@ -116,10 +116,10 @@ only_mutate = {toml_list([*only_mutate, HAND])}
 also_copy = ["templates/", "static/", "manage.py"]
 pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]
 pytest_add_cli_args_test_selection = {toml_list(tests)}
-# A mutant whose tests run 3 times as long as they should plus 2 seconds of
+# A mutant whose tests run 3 times as long as they should plus 1 second of
 # CPU is a timeout (an endless loop), counted as killed.
 timeout_multiplier = 3.0
-timeout_constant = 2.0
+timeout_constant = 1.0
 """
     (WORK / "pyproject.toml").write_text(pyproject)
 
