@@ -498,12 +498,20 @@ def deal_number(event):
     return k if deal_event(k) == event else None
 
 
-def engine_document(doc):
-    """The document the rules engine makes of a stored document's input part."""
-    from tracker import document, rules
-
-    game = {key: doc[key] for key in document.INPUT_KEYS}
-    state = rules.replay(
-        game["format"], game["rules"], game["players"], game["history"], game["first_dealer"]
-    )
-    return json.loads(json.dumps(document.write(game, state))), state
+def check_points_state(doc):
+    """The exported state of a points game at 1 a point (points_game_doc) against
+    figures worked out from its history by rules.md, not by the engine: every loser
+    pays the winner their points, the deal passes to the next seat each time."""
+    balance = dict.fromkeys(NAMES, 0)
+    lost = dict.fromkeys(NAMES, 0)
+    for event in doc["history"]:
+        for name, points in event["results"].items():
+            balance[name] -= points
+            balance[event["winner"]] += points
+            lost[name] += points
+    state = doc["state"]
+    assert (state["status"], state["deals_played"]) == ("in_progress", len(doc["history"]))
+    assert state["next_dealer"] == NAMES[len(doc["history"]) % len(NAMES)]
+    assert [(p["name"], p["total"], p["balance"], p["amount"]) for p in state["players"]] == [
+        (name, lost[name], balance[name], f"{balance[name]}.00") for name in NAMES
+    ]
