@@ -360,5 +360,5 @@ def test_import_refuses_a_bad_basic_game_and_creates_nothing(client):
     upload = SimpleUploadedFile("game.json", json.dumps(doc).encode())
     response = client.post("/import/", {"file": upload})
     assert response.status_code == 422
-    assert "history[0] (deal 1): rummy: going rummy is off at this table" in text(response)
+    assert "Not imported: Deal 1: going rummy is off at this table" in text(response)
     assert Game.objects.count() == 0

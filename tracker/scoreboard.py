@@ -155,8 +155,57 @@ def banner(state):
         shares = ", ".join(f"{n} {format_money(s, state.rules)}" for n, s in state.split.items())
         return f"Game over: split the pot ({shares})."
     if state.winner:
+        if state.pot:
+            return f"{state.winner} wins the pot of {format_money(money(state.pot), state.rules)}!"
         return f"{state.winner} wins!"
     return "Session ended. Settle up below."
+
+
+def rejoin_notes(state):
+    """Why each player who is out is not offered a rejoin now ("Ravi can't rejoin: ...")."""
+    if state.finished:
+        return []
+    offered = set(state.can_rejoin)
+    notes = []
+    for p in state.players:
+        if p.status != "out" or p.name in offered:
+            continue
+        why = state.rejoin_refusal(p.name)
+        if why:
+            notes.append(f"{p.name} can't rejoin: {why}.")
+    return notes
+
+
+def what_moved(before, after, changed):
+    """What a correction at history index `changed` moved besides that deal,
+    for the notice after it ("Ravi's rejoin start moved 66 → 71"), or None."""
+    lines = []
+    for old, new in zip(before.rows, after.rows, strict=False):
+        if old.index == changed:
+            continue
+        if old.type == "rejoin" and old.start_total != new.start_total:
+            lines.append(f"{old.player}'s rejoin start moved {old.start_total} → {new.start_total}")
+    for old, new in zip(before.players, after.players, strict=False):
+        if old.status != new.status:
+            if new.status == "out":
+                lines.append(f"{new.name} is now out")
+            elif old.status == "out":
+                lines.append(f"{new.name} is back in")
+    if before.winner != after.winner:
+        if after.winner:
+            lines.append(f"{after.winner} now wins the game")
+        else:
+            lines.append("the game is no longer over")
+    if not lines:
+        return None
+    text = "; ".join(lines)
+    return f"Saved. {text[:1].upper()}{text[1:]}."
+
+
+def figure_plural(state):
+    """The figure's name in the plural, for "Chart of the totals" (chips stay chips)."""
+    name = state.spec.figure_name.lower()
+    return name if name.endswith("s") else f"{name}s"
 
 
 def settlement(state):
