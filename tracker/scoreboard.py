@@ -147,6 +147,14 @@ def history(state, limit=None):
     return rows
 
 
+def deal_summary(state, row):
+    """One line for a deal, as the other phone saved it: "deal 3: Meena won; Asha 2, Ravi 3"."""
+    if row.type != "deal":
+        return None
+    results = ", ".join(f"{name} {result_text(result)}" for name, result in row.results.items())
+    return f"deal {row.number}: {row.winner} won; {results}."
+
+
 def banner(state):
     """The game-over line, or None while the game goes on."""
     if not state.finished:

@@ -363,7 +363,10 @@ def _stale(request, game, version, typed=None):
         status, notice = 400, NO_VERSION
     else:
         status, notice = 409, f"{_someone_else(game)} Here is the new score."
-    return _show_game(request, game, fresh, True, status=status, entry=entry, notice=notice)
+    theirs = scoreboard.deal_summary(fresh, fresh.rows[-1]) if entry and fresh.rows else None
+    return _show_game(
+        request, game, fresh, True, status=status, entry=entry, notice=notice, theirs=theirs
+    )
 
 
 @require_POST
