@@ -224,3 +224,11 @@ document.addEventListener("htmx:afterSwap", (event) => {
   });
   ask();
 })();
+// An edit or split opened in place closes without a page load.
+document.addEventListener("click", (event) => {
+  const close = event.target.closest("[data-close-slot]");
+  const slot = document.getElementById("change-slot");
+  if (!close || !slot || !slot.contains(close)) return;
+  event.preventDefault();
+  slot.replaceChildren();
+});

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from . import document, rules, scoreboard, share
 from .calculator import Calculator
@@ -490,8 +490,13 @@ def _edit_page(request, game, event_id, position, entry, status=200, notice=None
         "notice": notice,
         "number": sum(1 for e in game.events.all()[: position + 1] if e.type == "deal"),
     }
+    context["in_place"] = bool(request.htmx)
     template = "tracker/edit_deal.html#edit-form" if request.htmx else "tracker/edit_deal.html"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    if request.htmx and request.method == "POST":
+        # The form posts for the whole game; a refusal goes back in its own place.
+        response = reswap(retarget(response, "#edit-deal"), "outerHTML")
+    return response
 
 
 @require_POST
@@ -694,8 +699,13 @@ def split(request, token):
         "notice": notice,
         "version": game.revision,
     }
+    context["in_place"] = bool(request.htmx)
     template = "tracker/split.html#split-panel" if request.htmx else "tracker/split.html"
-    return render(request, template, context, status=409 if stale else 422 if error else 200)
+    status = 409 if stale else 422 if error else 200
+    response = render(request, template, context, status=status)
+    if request.htmx and request.method == "POST":
+        response = reswap(retarget(response, "#split"), "outerHTML")
+    return response
 
 
 def _download(game, body, content_type, extension):

@@ -51,3 +51,56 @@ def test_a_drop_for_a_player_who_must_play_asks_first(phone):
     expect(phone.locator("#board .meta")).to_contain_text("3 deals played")
     expect(phone.locator("#board")).to_contain_text("Out: 84 + 20 = 104 ≥ 101")
     assert game.history()[2]["results"] == {"Ravi": "first_drop", "Meena": 10}
+
+
+def test_edit_delete_rejoin_split_and_undo_happen_in_place(phone, screenshot):
+    history = [
+        {"type": "deal", "winner": "Asha", "results": {"Ravi": 80, "Meena": 10}},
+        {"type": "deal", "winner": "Asha", "results": {"Ravi": 30, "Meena": 10}},
+    ]  # Ravi 110: out; Meena 20, Asha 0: Ravi may rejoin at 21
+    rules = {"pool_limit": 101, "entry_fee": "100"}
+    game = Game.create("pool", rules, ["Asha", "Ravi", "Meena"], history=history)
+    page = phone
+    page.goto(game.get_absolute_url())
+    loads = []
+    page.on(
+        "framenavigated",
+        lambda frame: loads.append(frame.url) if frame == page.main_frame else None,
+    )
+    page.get_by_role("button", name=re.compile("Rejoin Ravi at 21")).click()
+    expect(page.locator("#history")).to_contain_text("Ravi rejoined at 21")
+    # Correct deal 1 in place: Meena had 12, so Ravi came back at 23.
+    page.get_by_role("link", name="Edit deal 1").click()
+    edit = page.locator("#edit-deal")
+    expect(edit.get_by_role("heading", name="Correct deal 1")).to_be_visible()
+    edit.locator(".deal-row", has=page.locator("label.win", has_text="Meena")).locator(
+        ".points input"
+    ).fill("12")
+    edit.get_by_role("button", name="Save deal 1").click()
+    expect(page.locator(".notice")).to_have_text("Saved. Ravi's rejoin start moved 21 → 23.")
+    expect(page.locator("#edit-deal")).to_have_count(0)
+    # Deal 3, then delete it from its edit.
+    form = page.locator("#deal-entry")
+    form.locator("label.win", has_text=re.compile(r"^\s*Meena")).click()
+    for name, points in (("Asha", 5), ("Ravi", 6)):
+        form.locator(".deal-row", has=page.locator("label.win", has_text=name)).locator(
+            ".points input"
+        ).fill(str(points))
+    form.get_by_role("button", name="Save deal 3").click()
+    expect(page.locator("#board .meta")).to_contain_text("3 deals played")
+    page.get_by_role("link", name="Edit deal 3").click()
+    page.locator("#edit-deal").get_by_text("Delete deal 3", exact=True).click()
+    page.get_by_role("button", name="Yes, delete deal 3").click()
+    expect(page.locator("#board .meta")).to_contain_text("2 deals played")
+    # Split in place, then undo it from the history.
+    page.get_by_role("link", name="Split the pot").click()
+    expect(page.get_by_role("heading", name=re.compile("Split the pot of"))).to_be_visible()
+    page.get_by_role("button", name=re.compile("Split by drops")).click()
+    expect(page.locator(".banner")).to_contain_text("Game over: split the pot")
+    undo = page.locator("#history tr.event", has_text="Split")
+    undo.locator("summary", has_text="Undo").click()
+    undo.get_by_role("button", name="Yes, undo").click()
+    expect(page.locator(".banner")).to_have_count(0)
+    assert not game.state().finished
+    assert [e["type"] for e in game.history()] == ["deal", "deal", "rejoin"]
+    assert loads == [], f"full page loads: {loads}"
