@@ -232,3 +232,10 @@ document.addEventListener("click", (event) => {
   event.preventDefault();
   slot.replaceChildren();
 });
+// "Keep it" closes a confirmation without doing anything.
+document.addEventListener("click", (event) => {
+  const keep = event.target.closest("[data-close-details]");
+  if (!keep) return;
+  const details = keep.closest("details");
+  if (details) details.open = false;
+});
