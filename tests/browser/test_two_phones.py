@@ -64,7 +64,8 @@ def test_a_deal_typed_while_another_phone_saved_one_is_kept_and_saved_on_a_secon
     asha = form.locator(".deal-row", has=phone.locator("label.win", has_text="Asha"))
     expect(asha.locator(".points input")).to_have_value("40")
     expect(form.locator("input[name=winner][value='2']")).to_be_checked()
-    screenshot(phone)
+    phone.locator("#conflict").scroll_into_view_if_needed()
+    screenshot(phone, "-conflict")
     form.get_by_role("button", name="Save deal 4").click()
     expect(phone.locator("#board .meta")).to_contain_text("4 deals played")
     assert game.history()[3] == {
