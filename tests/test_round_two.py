@@ -260,7 +260,7 @@ def test_a_broken_json_file_is_not_called_a_game_csv(client):
     assert response.status_code == 422
     page = text(response)
     assert (
-        "Not imported: Not a JSON document" in page
+        "Not imported: not a JSON document" in page
         and "CSV" not in page.split("Not imported")[1][:80]
     )
 

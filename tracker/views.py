@@ -784,7 +784,7 @@ def _readable(error):
     message = error.message
     if error.player and not message.startswith(f"{error.player} "):
         where = f"{where}, {error.player}" if where else error.player
-    text = f"{where}: {message}" if where else message[:1].upper() + message[1:]
+    text = f"{where}: {message}" if where else message
     return text if text.endswith(".") else text + "."
 
 
