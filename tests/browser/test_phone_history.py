@@ -12,7 +12,7 @@ from tracker.models import Game
 pytestmark = [pytest.mark.browser]
 
 NAMES = ["Asha", "Ravi", "Meena", "Kiran", "Dev", "Priya", "Arjun", "Lakshmi", "Sunil", "Nani"]
-SCREENS = ["game screen", "view link", "correct a deal", "new game", "home"]
+SCREENS = ["game screen", "correcting in place", "view link", "correct a deal", "new game", "home"]
 
 
 def pool_game(players):
@@ -71,6 +71,10 @@ def test_no_screen_scrolls_sideways_and_axe_finds_nothing(phone, axe, players, s
         page.get_by_text("Table rules").click()
     elif screen == "correct a deal":
         page.goto(f"/g/{game.edit_token}/event/{game.events.first().serial}/")
+    elif screen == "correcting in place":
+        page.goto(game.get_absolute_url())
+        page.get_by_role("link", name="Edit deal 1").click()
+        expect(page.locator("#edit-deal").get_by_role("heading")).to_have_text("Correct deal 1")
     else:
         page.goto(game.get_absolute_url() if screen == "game screen" else game.get_view_url())
         page.get_by_text(re.compile("Chart of the")).click()
@@ -151,3 +155,32 @@ def test_a_typical_four_player_deal_takes_five_taps_or_fewer(phone):
         "Meena": 0,
         "Kiran": 20,
     }
+
+
+@pytest.mark.parametrize("players", [6, 10])
+def test_the_split_screen_fits_and_axe_finds_nothing(phone, axe, players):
+    # All but Asha, Ravi and Meena go out in two deals (80 + 30 = 110): three still in.
+    names = NAMES[:players]
+    gone = names[3:]
+    history = [
+        {
+            "type": "deal",
+            "winner": "Asha",
+            "results": {"Ravi": 5, "Meena": 5, **dict.fromkeys(gone, 80)},
+        },
+        {
+            "type": "deal",
+            "winner": "Asha",
+            "results": {"Ravi": 5, "Meena": 5, **dict.fromkeys(gone, 30)},
+        },
+    ]
+    game = Game.create("pool", {"pool_limit": 101, "entry_fee": "50"}, names, history=history)
+    page = phone
+    page.goto(game.get_absolute_url())
+    page.get_by_role("link", name="Split the pot").click()
+    expect(page.get_by_role("heading", name=re.compile("Split the pot of"))).to_be_visible()
+    page.get_by_text("Typed amounts", exact=True).click()
+    expect(page.locator("input[name^=s]")).to_have_count(3)
+    assert page_width(page) <= 360
+    violations = axe.violations(page)
+    assert not violations, axe.report(violations)
