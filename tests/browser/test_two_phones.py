@@ -101,7 +101,8 @@ def test_a_correction_made_while_another_phone_deleted_a_deal_names_the_same_dea
     other_phone.get_by_role("button", name="Yes, delete deal 1").click()
     expect(other_phone.locator("#board .meta")).to_contain_text("1 deal played")
     # This phone corrects what it opened as deal 2: Meena had 9, not 7.
-    row = phone.locator(".deal-row", has=phone.locator("label.win", has_text="Meena"))
+    edit = phone.locator("#edit-deal")  # opened in place
+    row = edit.locator(".deal-row", has=phone.locator("label.win", has_text="Meena"))
     row.locator(".points input").fill("9")
     phone.get_by_role("button", name="Save deal 2").click()
     expect(phone.get_by_role("heading", name="Correct deal 1")).to_be_visible()
@@ -110,5 +111,6 @@ def test_a_correction_made_while_another_phone_deleted_a_deal_names_the_same_dea
     assert game.history() == [DEALS[1]]
     screenshot(phone)
     phone.get_by_role("button", name="Save deal 1").click()
+    expect(phone.locator("#edit-deal")).to_have_count(0)  # saved: the board is back
     expect(phone.locator("#board .meta")).to_contain_text("1 deal played")
     assert game.history() == [{**DEALS[1], "results": {"Asha": 5, "Meena": 9}}]
