@@ -58,4 +58,4 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles test-output bench/out
+	rm -rf $(VENV) staticfiles test-output bench/out var

@@ -5,7 +5,8 @@
 #      reachable PostgreSQL, else a local server that scripts/postgres.sh sets
 #      up (root on Debian). Where neither can be had, the tests marked
 #      `postgres` run and report SKIPPED with the reason.
-# Chromium for the browser tests comes from scripts/chromium.sh first.
+# Chromium for the browser tests comes from scripts/chromium.sh first, and
+# redis-server for the shared-cache tests from scripts/redis.sh.
 #
 # Usage: scripts/test.sh [all|sqlite|postgres]
 #   BIN          the virtualenv's bin directory (default .venv/bin)
@@ -150,6 +151,7 @@ EOF_HELP
 
 total_start=$EPOCHREALTIME
 bash scripts/chromium.sh
+bash scripts/redis.sh
 case "$MODE" in
     all)
         sqlite_pass

@@ -8,9 +8,10 @@ database created beside the one DATABASE_URL names and dropped afterwards).
 - `live_database(backend, tmp_dir)`: a migrated database; `.import_game(doc)`,
   `.export_game(token)`, `.stored_events(game_id)` read and write it through
   the app's own commands and ORM.
-- `live_server(db, log_dir)`: `gunicorn tracker.wsgi` with several workers on
-  127.0.0.1 and a free port, answering before it is handed over, stopped
-  (terminate, then kill) afterwards; `.worker_pids()` for the fault tests.
+- `live_server(db, log_dir, workers, env)`: `gunicorn tracker.wsgi` with several
+  workers on 127.0.0.1 and a free port (`env`: more environment, e.g. CACHE_URL),
+  answering before it is handed over, stopped (terminate, then kill) afterwards;
+  `.worker_pids()` for the fault tests.
 - `Browser`: a standard-library HTTP client with a cookie jar, that never
   follows redirects; `deal_form(page)` reads the CSRF token and the version
   from a game page.
@@ -251,6 +252,7 @@ class LiveServer:
     db: LiveDatabase
     log_path: Path
     workers: int = WORKERS
+    env: dict = field(default_factory=dict)  # more environment, e.g. CACHE_URL
     port: int = 0
     process: subprocess.Popen | None = None
     _log: object = None
@@ -288,7 +290,7 @@ class LiveServer:
                     "5",
                 ],
                 cwd=ROOT,
-                env=server_env(self.db.url),
+                env=server_env(self.db.url, **self.env),
                 stdout=self._log,
                 stderr=subprocess.STDOUT,
             )
@@ -348,11 +350,12 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def live_server(db, log_dir, workers=WORKERS):
+def live_server(db, log_dir, workers=WORKERS, env=None):
     ensure_static_files()
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
-    server = LiveServer(db, log_dir / f"gunicorn-{secrets.token_hex(3)}.log", workers)
+    log = log_dir / f"gunicorn-{secrets.token_hex(3)}.log"
+    server = LiveServer(db, log, workers, env or {})
     server.start()
     try:
         yield server

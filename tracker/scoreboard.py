@@ -6,6 +6,10 @@ game's format object (`state.spec`, see tracker/rules/base.py), so the
 template loops over them and never names a format.
 """
 
+from html import escape
+
+from django.utils.safestring import mark_safe
+
 from .rules import MAX_PLAYERS, RESULT_LABELS, money
 from .rules.money_format import format_money
 
@@ -37,8 +41,43 @@ def standings(state):
         classes += spec.row_classes(state, p)
         classes += ["winner"] if line["winner"] else []
         line["classes"] = " ".join(classes)
+        line["marks"] = _name_marks(line, state.finished, bool(state.winner))
+        line["cells_html"] = _standing_cells_html(line["cells"])
         lines.append(line)
     return lines
+
+
+def _name_marks(line, finished, has_winner):
+    """The badges after a standing's name (Leader, Deals next, the format's own),
+    laid out here so the template prints them in one go (bench/README.md).
+    A finished game without a winner (a points session) has no "Winner": the
+    top balance is only that."""
+    marks = []
+    if line["leader"]:
+        lead = "Leader" if not finished else "Winner" if has_winner else "Top balance"
+        marks.append(f' <span class="badge lead">{lead}</span>')
+    elif line["winner"]:
+        marks.append(' <span class="badge lead">Winner</span>')
+    if line["deals_next"]:
+        marks.append(' <span class="badge dealer">Deals next</span>')
+    for text, kind in line["badges"]:
+        css = f"badge {escape(str(kind))}" if kind else "badge"
+        marks.append(f' <span class="{css}">{escape(str(text))}</span>')
+    return mark_safe("".join(marks))  # safe: every value in it is escaped
+
+
+def _standing_cells_html(cells):
+    """A standing's figures, one box a column of the format (`spec.cells`)."""
+    out = []
+    for c in cells:
+        badge = c.get("badge")
+        tail = (
+            f' <span class="badge {escape(str(badge[1]))}">{escape(str(badge[0]))}</span>'
+            if badge
+            else ""
+        )
+        out.append(f'<td class="num">{escape(str(c["text"]))}{tail}</td>')
+    return mark_safe("".join(out))  # safe: every value in it is escaped
 
 
 def seating(state, pot_after_join):
@@ -135,6 +174,7 @@ def history(state, limit=None):
                 }
                 for name in names
             ]
+            entry["cells_html"] = _cells_html(entry)
         elif row.type == "join":
             seat = f"after {row.after}" if row.after else "at the end of the table"
             figure = f"{state.spec.figure_name.lower()} {row.totals.get(row.player)}"
@@ -153,6 +193,40 @@ def deal_summary(state, row):
         return None
     results = ", ".join(f"{name} {result_text(result)}" for name, result in row.results.items())
     return f"deal {row.number}: {row.winner} won; {results}."
+
+
+def _cells_html(entry):
+    """A deal row's boxes, one a player: the result, then the figure after it.
+
+    Built here, not in the template: 6 players and 12 rows are 72 boxes, and
+    the template engine took longer over them than everything else a fresh
+    scoreboard costs (bench/README.md).
+    """
+    out = []
+    won_label = escape(str(entry["won_label"]))
+    for c in entry["cells"]:
+        if c["won"]:
+            shown = won_label
+        elif c["played"]:
+            shown = escape(str(c["result"]))
+        else:
+            shown = "\u2013"  # an en dash: sat out
+        css = " ".join(
+            k
+            for k, on in (("won", c["won"]), ("sat-out", not c["played"]), ("went-out", c["out"]))
+            if on
+        )
+        after = "" if c["after"] is None else escape(str(c["after"]))
+        badges = (DEALT if c["name"] == entry["dealer"] else "") + (OUT if c["out"] else "")
+        out.append(
+            f'<td class="{css}"><span class="res">{shown}</span>'
+            f'<span class="after">{after}</span>{badges}</td>'
+        )
+    return mark_safe("".join(out))  # safe: every value in it is escaped
+
+
+DEALT = '<span class="badge dealer" title="dealt">D</span>'
+OUT = '<span class="badge">Out</span>'
 
 
 def banner(state):
