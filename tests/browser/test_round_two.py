@@ -104,3 +104,30 @@ def test_edit_delete_rejoin_split_and_undo_happen_in_place(phone, screenshot):
     assert not game.state().finished
     assert [e["type"] for e in game.history()] == ["deal", "deal", "rejoin"]
     assert loads == [], f"full page loads: {loads}"
+
+
+WAKE_LOCK_STUB = """
+window.__wakeLocks = [];
+Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
+  request: (kind) => {
+    const lock = new EventTarget();
+    lock.release = () => { lock.released = true; lock.dispatchEvent(new Event("release"));
+      return Promise.resolve(); };
+    window.__wakeLocks.push(kind);
+    return Promise.resolve(lock);
+  },
+}});
+"""
+
+
+def test_the_screen_is_kept_awake_during_a_game_and_nothing_breaks_without_it(phone):
+    game = Game.create("points", {}, ["Asha", "Ravi"])
+    phone.goto(game.get_absolute_url())  # whatever this chromium has: no error (the fixture)
+    phone.context.add_init_script(WAKE_LOCK_STUB)
+    phone.goto(game.get_absolute_url())
+    phone.wait_for_function("() => window.__wakeLocks.length > 0")
+    assert phone.evaluate("() => window.__wakeLocks") == ["screen"]
+    # Where the browser has no wake lock, the page still works.
+    phone.context.add_init_script("delete Navigator.prototype.wakeLock; delete navigator.wakeLock;")
+    phone.goto(game.get_absolute_url())
+    expect(phone.get_by_role("heading", name="Enter deal 1")).to_be_visible()
