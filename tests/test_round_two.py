@@ -291,11 +291,15 @@ def test_a_points_session_has_no_winner_badge_and_labels_its_columns(client):
 
 def test_must_play_is_not_shown_once_the_game_is_over(client):
     game = new_game(client, players=("Asha", "Ravi", "Meena"))
-    post_deal(client, game, "Asha", Ravi=80, Meena=80)
-    post_deal(client, game, "Asha", Ravi=30, Meena=5)  # Ravi 110 out; Meena 85 must play
+    post_deal(client, game, "Asha", Ravi=80, Meena=5)
+    post_deal(client, game, "Meena", Ravi=30, Asha=45)  # Ravi 110: out
+    post_deal(client, game, "Meena", Asha=40)  # Asha 85: (100 - 85) // 20 = 0 drops left
     assert "must play" in text(client.get(game.get_absolute_url()))
-    post_deal(client, game, "Asha", Meena=20)  # Meena 105: out; Asha wins
-    assert "must play" not in text(client.get(game.get_absolute_url()))
+    post_deal(client, game, "Asha", Meena=80)  # Meena 85
+    post_deal(client, game, "Asha", Meena=20)  # Meena 105: out; Asha wins at 85
+    page = text(client.get(game.get_absolute_url()))
+    assert "Asha wins!" in page
+    assert "must play" not in page
 
 
 def test_table_rules_say_they_open_and_the_entry_fee_sits_by_the_presets(client):
