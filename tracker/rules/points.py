@@ -103,7 +103,7 @@ class Points(Thirteen):
         return f" · {format_money(state.rules['point_value'], state.rules)} a point"
 
     def columns(self, state):
-        return ["Balance", "Amount"]
+        return ["Balance (points)", "Money"]
 
     def badges(self, state, player):
         if player.status == "sitting_out":
