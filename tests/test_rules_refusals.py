@@ -82,7 +82,7 @@ EVENT_REFUSALS = [
      "history[0] (deal 1): results.B: B: drops are off at this table", "B"),
     ("pool", {"max_drops": 1}, "ABCD",
      [deal("A", B="first_drop", C=2, D=2), deal("A", B="middle_drop", C=2, D=2)],
-     "history[1] (deal 2): results.B: B: has taken 1 drops, the most this table allows", "B"),
+     "history[1] (deal 2): results.B: B: has taken 1 drop, the most this table allows", "B"),
     ("pool", {}, "ABCD", [deal("A", B=2.5, C=2, D=2)],
      "history[0] (deal 1): results.B: B: points must be a whole number", "B"),
     ("pool", {}, "ABCD", [deal("A", B=True, C=2, D=2)],
