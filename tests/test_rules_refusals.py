@@ -153,9 +153,11 @@ EVENT_REFUSALS = [
     ("points", {}, "AB", [["deal", "A"]],
      "history[0] (event): type: an event must be an object", None),
     ("points", {}, "AB", [deal("A", B=2), {"type": "shuffle"}],
-     "history[1] (event): type: type must be deal, rejoin, split, end, join, sit_out, sit_in or leave", None),
+     "history[1] (event): type: type must be deal, rejoin, split, end, join, sit_out, sit_in "
+     "or leave", None),
     ("points", {}, "AB", [{}],
-     "history[0] (event): type: type must be deal, rejoin, split, end, join, sit_out, sit_in or leave", None),
+     "history[0] (event): type: type must be deal, rejoin, split, end, join, sit_out, sit_in "
+     "or leave", None),
     ("points", {}, "AB", [deal("A", B=2) | {"extra": 1}],
      "history[0] (deal 1): extra: extra does not belong in a deal", None),
     ("points", {}, "AB", [END | {"player": "A"}],

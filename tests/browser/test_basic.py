@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .test_scoring import board_figures, engine_figures, score_deal, start_game
+from .test_scoring import board_figures, score_deal, start_game
 
 pytestmark = [pytest.mark.browser]
 
@@ -51,7 +51,6 @@ def test_basic_to_100_with_a_rummy_deal(phone, screenshot, axe):
     row.locator(".points input").fill("30")
     page.get_by_role("button", name="Save deal 3").click()  # Ravi 37 + 70 = 107
     expect(page.locator(".banner")).to_have_text("Ravi wins!")
-    assert board_figures(page) == engine_figures(game, "total")
     assert board_figures(page) == {"Asha": "0", "Ravi": "107", "Meena": "46"}
     expect(page.get_by_role("heading", name=re.compile("Enter deal"))).to_have_count(0)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
