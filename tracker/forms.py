@@ -7,7 +7,7 @@ they name, so the pages and the import command refuse with the same words.
 
 from decimal import Decimal, InvalidOperation
 
-from . import rules
+from . import i18n, rules
 
 # One tap picks the format: (key, label, format, fixed rules), from the registry.
 FORMAT_CHOICES = [
@@ -245,7 +245,7 @@ class NewGame:
         where = error.field or "form"
         if where.startswith("players"):
             where = "players"
-        self.errors.setdefault(where, error.message[0].upper() + error.message[1:])
+        self.errors.setdefault(where, i18n.sentence(error))
 
     def rule_fields(self):
         """(key, label, value, help, error) for the table rules of the chosen format."""
@@ -365,11 +365,11 @@ class DealEntry:
         """Put an engine refusal beside the player (or the winner, or the mark) it names."""
         player = self.state.player(error.player) if error.player else None
         if player is not None and player.seat in self.kinds:
-            self.errors[player.seat] = error.for_player
+            self.errors[player.seat] = i18n.for_player(error)
         elif error.field in ("winner", "rummy"):
-            self.errors[error.field] = error.message[0].upper() + error.message[1:]
+            self.errors[error.field] = i18n.sentence(error)
         else:
-            self.errors["form"] = error.message[0].upper() + error.message[1:]
+            self.errors["form"] = i18n.sentence(error)
 
     def rows(self):
         """One row per player dealt in, for the template."""
@@ -428,7 +428,7 @@ class JoinEntry:
 
     def add_error(self, error):
         where = "after" if error.field == "after" else "name"
-        message = error.message
-        if not message.startswith(" ".join(self.name.split())):
+        message = i18n.refusal(error)
+        if not error.message.startswith(" ".join(self.name.split())):
             message = message[0].upper() + message[1:]  # never a name as typed: "asha ..."
         self.errors[where] = message

@@ -22,11 +22,12 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import document, rules, scoreboard, share
+from . import document, i18n, rules, scoreboard, share
 from .calculator import Calculator
 from .chart import running_totals_svg
 from .forms import FORMAT_CHOICES, DealEntry, JoinEntry, NewGame, split_shares_typed
@@ -206,6 +207,7 @@ def _cached_game_part(request, token, revision, can_edit, part, game=None, **ext
     needs only the link and the revision: the game is read on a miss.
     """
     parts = [part, token_key(token), revision, can_edit, request.scheme, request.get_host()]
+    parts.append(get_language())  # English and Hindi pages are cached apart
     parts += sorted(extra.items())
     key = "game-html:" + hashlib.sha256(repr(parts).encode()).hexdigest()
     # The game row is read before the events, so a deal saved in between can
@@ -441,7 +443,7 @@ def _stale_edit(request, game, event_id, version):
 
 def _named(error):
     label = error.label or "a later event"
-    return f"{label} ({error.for_player})"
+    return f"{label} ({i18n.for_player(error)})"
 
 
 def _edit_page(request, game, event_id, position, entry, status=200, notice=None):
@@ -572,7 +574,8 @@ def end_session(request, token):
 def _refused(request, game, error, version=None):
     if version is not None and not _still_at(game, version):
         return _stale(request, game, version)
-    message = error.for_player[0].upper() + error.for_player[1:]
+    message = i18n.for_player(error)
+    message = message[:1].upper() + message[1:]
     if request.htmx:
         return _show_game(request, game, game.state(), True, status=422, notice=message)
     messages.error(request, message)

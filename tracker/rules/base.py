@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .table import RuleError
+from .table import N_, RuleError
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class Format:
     form_rules = ()  # the table rules the new-game form shows, in order
     rule_inputs = {}  # key -> RuleInput for the rules this format adds
     settles = False  # the game screen shows who pays whom
-    not_playing = "is not in the tie-breaker"  # why a player not dealt in has no result
+    not_playing = N_("is not in the tie-breaker")  # why a player not dealt in has no result
     takes_joins = False  # a new player may take a seat mid-game (pool, points)
     sits_out = False  # players may sit out, come back in and leave (points)
     result_noun = "points"  # what a loser's typed figure is called on the deal form
@@ -145,7 +145,7 @@ class Format:
         return False
 
     def split_shares(self, state, method, shares):
-        raise RuleError("only pool games are split", field="type")
+        raise RuleError(N_("only pool games are split"), field="type")
 
     def player_document(self, state, player):
         """What the document's `state.players[]` adds for this format."""

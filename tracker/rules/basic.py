@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from .base import MONEY_UNIT_INPUT, Format, Preset, RuleInput
 from .money import money
-from .table import RULE_LABELS, RuleError, choice, money_rule, whole
+from .table import N_, RULE_LABELS, RuleError, choice, money_rule, whole
 
 SCORINGS = ("winner_collects", "penalty")
 GOING_RUMMY = ("double", "plus_10", "off")
@@ -25,11 +25,11 @@ MAX_COUNT = 999
 
 RULE_LABELS.update(
     {
-        "scoring": "scoring",
-        "target": "target",
-        "going_rummy": "going rummy",
-        "deal_count": "number of deals",
-        "point_value": "point value",
+        "scoring": N_("scoring"),
+        "target": N_("target"),
+        "going_rummy": N_("going rummy"),
+        "deal_count": N_("number of deals"),
+        "point_value": N_("point value"),
     }
 )
 
@@ -87,7 +87,7 @@ class Basic(Format):
         out["deal_count"] = whole(rules, "deal_count", 1, 100, nullable=True)
         if out["target"] is None and out["deal_count"] is None:
             raise RuleError(
-                "set a target or a number of deals (or both): the game needs an end",
+                N_("set a target or a number of deals (or both): the game needs an end"),
                 field="rules.target",
             )
         rules.setdefault("going_rummy", "double")
@@ -114,16 +114,22 @@ class Basic(Format):
     def result(self, state, player, count, where):
         if isinstance(count, str):
             raise RuleError(
-                f"{count!r} is not a count: give the points of the cards left in hand, "
-                f"0 to {MAX_COUNT}",
+                N_(
+                    "%(count)s is not a count: give the points of the cards left in hand, "
+                    "0 to %(high)s"
+                ),
+                params={"count": repr(count), "high": MAX_COUNT},
                 field=where,
                 player=player.name,
             )
         if isinstance(count, bool) or not isinstance(count, int):
-            raise RuleError("count must be a whole number", field=where, player=player.name)
+            raise RuleError(N_("count must be a whole number"), field=where, player=player.name)
         if not 0 <= count <= MAX_COUNT:
             raise RuleError(
-                f"count must be between 0 and {MAX_COUNT}", field=where, player=player.name
+                N_("count must be between 0 and %(high)s"),
+                params={"high": MAX_COUNT},
+                field=where,
+                player=player.name,
             )
         return count
 
@@ -132,10 +138,10 @@ class Basic(Format):
             return
         mark = event["rummy"]
         if not isinstance(mark, bool):
-            raise RuleError("rummy must be true or false", field="rummy")
+            raise RuleError(N_("rummy must be true or false"), field="rummy")
         if mark and state.rules["going_rummy"] == "off":
             raise RuleError(
-                "going rummy is off at this table: the deal cannot be marked rummy",
+                N_("going rummy is off at this table: the deal cannot be marked rummy"),
                 field="rummy",
             )
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from .base import Preset, RuleInput
-from .table import RULE_LABELS, flag, money_rule, whole
+from .table import N_, RULE_LABELS, flag, money_rule, whole
 from .thirteen import CARD_INPUTS, Thirteen
 
 RULE_LABELS.update(
     {
-        "deal_count": "number of deals",
-        "starting_chips": "starting chips",
-        "drops_allowed": "drops allowed",
+        "deal_count": N_("number of deals"),
+        "starting_chips": N_("starting chips"),
+        "drops_allowed": N_("drops allowed"),
     }
 )
 

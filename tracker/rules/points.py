@@ -7,10 +7,10 @@ from decimal import Decimal
 from .base import Preset, RuleInput
 from .money import fewest_payments, money
 from .money_format import format_money
-from .table import RULE_LABELS, money_rule
+from .table import N_, RULE_LABELS, money_rule
 from .thirteen import CARD_INPUTS, Thirteen
 
-RULE_LABELS.update({"point_value": "point value"})
+RULE_LABELS.update({"point_value": N_("point value")})
 
 
 class Points(Thirteen):
@@ -50,7 +50,7 @@ class Points(Thirteen):
         return "Points rummy"
 
     def not_playing_for(self, state, player):
-        return "has left" if player.status == "left" else "sits out"
+        return N_("has left") if player.status == "left" else N_("sits out")
 
     def join_refusal(self, state):
         return None  # a joiner starts at balance 0

@@ -8,19 +8,19 @@ from fractions import Fraction
 from .base import Preset, RuleInput
 from .money import MAX_MONEY, in_units, money, round_shares
 from .money_format import format_money
-from .table import RULE_LABELS, RuleError, choice, flag, money_rule, whole
+from .table import N_, RULE_LABELS, RuleError, choice, flag, money_rule, whole
 from .thirteen import CARD_INPUTS, Thirteen, card_defaults
 
 SPLIT_METHODS = ("drops", "equal", "custom")
 
 RULE_LABELS.update(
     {
-        "pool_limit": "pool limit",
-        "out_at": "out at",
-        "rejoin": "rejoin",
-        "rejoin_cutoff": "rejoin cutoff",
-        "max_rejoins": "most rejoins",
-        "max_drops": "most drops",
+        "pool_limit": N_("pool limit"),
+        "out_at": N_("out at"),
+        "rejoin": N_("rejoin"),
+        "rejoin_cutoff": N_("rejoin cutoff"),
+        "max_rejoins": N_("most rejoins"),
+        "max_drops": N_("most drops"),
     }
 )
 
@@ -49,7 +49,7 @@ class Pool(Thirteen):
         "money_unit",
     )  # fmt: skip
     min_first_drop = 1
-    not_playing = "is out"
+    not_playing = N_("is out")
     takes_joins = True
     presets = (
         Preset("pool-101", "Pool 101", {"pool_limit": 101}),
@@ -112,7 +112,8 @@ class Pool(Thirteen):
         most = state.rules.get("max_drops")
         if most is not None and player.drops_taken >= most:
             raise RuleError(
-                f"has taken {player.drops_taken} drops, the most this table allows",
+                N_("has taken %(n)s drops, the most this table allows"),
+                params={"n": player.drops_taken},
                 field=where,
                 player=player.name,
             )
@@ -158,11 +159,11 @@ class Pool(Thirteen):
         if p is None:
             return f"{name} is not at this table"
         if state.finished:
-            return "the game is over"
+            return N_("the game is over")
         if p.is_in:
             return f"{name} is still in"
         if not state.rules["rejoin"]:
-            return "rejoins are off at this table"
+            return N_("rejoins are off at this table")
         limit = state.rules["max_rejoins"]
         if limit is not None and p.rejoins >= limit:
             return f"{name} has rejoined {p.rejoins} times, the most this table allows"
@@ -198,20 +199,22 @@ class Pool(Thirteen):
 
     def split_shares(self, state, method, shares):
         if state.finished:
-            raise RuleError("the game is over", field="type")
+            raise RuleError(N_("the game is over"), field="type")
         live = [p for p in state.players if p.is_in]
         if not 2 <= len(live) <= 3:
             raise RuleError(
-                f"a split needs two or three players still in, not {len(live)}", field="method"
+                N_("a split needs two or three players still in, not %(n)s"),
+                params={"n": len(live)},
+                field="method",
             )
         if method not in SPLIT_METHODS:
-            raise RuleError("split method must be drops, equal or custom", field="method")
+            raise RuleError(N_("split method must be drops, equal or custom"), field="method")
         pot = state.pot
         unit = Decimal(state.rules["money_unit"])
         if method == "custom":
             return _custom_shares(live, shares, pot, unit)
         if shares is not None:
-            raise RuleError("shares are typed only for a custom split", field="shares")
+            raise RuleError(N_("shares are typed only for a custom split"), field="shares")
         exact = {p.name: Fraction(0) for p in live}
         fraction_pot = Fraction(pot)
         if method == "drops":
@@ -280,18 +283,23 @@ class Pool(Thirteen):
 
 def _custom_shares(live, shares, pot, unit):
     if not isinstance(shares, dict):
-        raise RuleError("a custom split needs a share for every player still in", field="shares")
+        raise RuleError(
+            N_("a custom split needs a share for every player still in"), field="shares"
+        )
     names = {p.name for p in live}
     for name in shares:
         if name not in names:
             raise RuleError(
-                f"{name} is not in the game, so has no share", field=f"shares.{name}", player=name
+                N_("%(name)s is not in the game, so has no share"),
+                params={"name": name},
+                field=f"shares.{name}",
+                player=name,
             )
     out = {}
     for p in live:
         where = f"shares.{p.name}"
         if p.name not in shares:
-            raise RuleError("share missing", field=where, player=p.name)
+            raise RuleError(N_("share missing"), field=where, player=p.name)
         raw = shares[p.name]
         try:
             if isinstance(raw, bool):
@@ -300,20 +308,30 @@ def _custom_shares(live, shares, pot, unit):
             if not amount.is_finite():
                 raise InvalidOperation
         except InvalidOperation:
-            raise RuleError("share must be an amount", field=where, player=p.name) from None
+            raise RuleError(N_("share must be an amount"), field=where, player=p.name) from None
         if amount < 0:
-            raise RuleError("share must not be negative", field=where, player=p.name)
+            raise RuleError(N_("share must not be negative"), field=where, player=p.name)
         if amount > MAX_MONEY:
-            raise RuleError(f"share must be at most {MAX_MONEY}", field=where, player=p.name)
+            raise RuleError(
+                N_("share must be at most %(high)s"),
+                params={"high": MAX_MONEY},
+                field=where,
+                player=p.name,
+            )
         if not in_units(amount, unit):
             raise RuleError(
-                f"share must be in whole money units of {unit}", field=where, player=p.name
+                N_("share must be in whole money units of %(unit)s"),
+                params={"unit": unit},
+                field=where,
+                player=p.name,
             )
         out[p.name] = amount
     total = sum(out.values())
     if total != pot:
         raise RuleError(
-            f"shares add up to {money(total)}, but the pot is {money(pot)}", field="shares"
+            N_("shares add up to %(total)s, but the pot is %(pot)s"),
+            params={"total": money(total), "pot": money(pot)},
+            field="shares",
         )
     return out
 
