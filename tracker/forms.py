@@ -7,6 +7,8 @@ they name, so the pages and the import command refuse with the same words.
 
 from decimal import Decimal, InvalidOperation
 
+from django.utils.translation import gettext
+
 from . import i18n, rules
 
 # One tap picks the format: (key, label, format, fixed rules), from the registry.
@@ -42,6 +44,11 @@ def defaults_for(key, typed=None):
         return rules.normalize_rules(fmt, chosen)
     except rules.RuleError:
         return rules.normalize_rules(fmt, format_rules(key)[1])
+
+
+def capitalized(text):
+    """A label's first letter a capital (Hindi has none: unchanged)."""
+    return text[:1].upper() + text[1:]
 
 
 def shown(value):
@@ -256,12 +263,12 @@ class NewGame:
             out.append(
                 {
                     "key": key,
-                    "label": rules.RULE_LABELS[key].capitalize(),
+                    "label": capitalized(gettext(rules.RULE_LABELS[key])),
                     "value": self.rule_values.get(key, ""),
-                    "help": shown_as.help,
+                    "help": gettext(shown_as.help) if shown_as.help else "",
                     "error": self.errors.get(f"rules.{key}"),
                     "flag": shown_as.kind == "flag",
-                    "choices": list(shown_as.choices) or None,
+                    "choices": [(v, gettext(text)) for v, text in shown_as.choices] or None,
                     "numeric": shown_as.kind == "whole",
                 }
             )

@@ -48,3 +48,17 @@ def for_player(error):
     if not error.player or error.message.startswith(f"{error.player} "):
         return text
     return f"{error.player}: {text}"
+
+
+def with_place(error):
+    """The refusal with where it was found, as `str(error)` gives it in English:
+    "history[3] (deal 4): results.Ravi: ..."."""
+    parts = []
+    if error.event is not None:
+        parts.append(
+            f"history[{error.event}]" + (f" ({phrase(error.label)})" if error.label else "")
+        )
+    if error.field:
+        parts.append(error.field)
+    parts.append(for_player(error))
+    return ": ".join(parts)

@@ -15,10 +15,12 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import document, rules, stats, tables
+from . import document, i18n, rules, stats, tables
 from .forms import FORMAT_CHOICES, NewGame
 from .models import Game, MemberError, Table
 from .table_chart import money_svg, wins_svg
@@ -77,7 +79,9 @@ def _too_many_tables(request):
     return made.count() >= settings.GAMES_PER_HOUR
 
 
-TOO_MANY_TABLES = "Too many new tables from this address in the last hour. Try again later."
+TOO_MANY_TABLES = gettext_lazy(
+    "Too many new tables from this address in the last hour. Try again later."
+)
 
 
 @require_http_methods(["GET", "POST"])
@@ -112,9 +116,9 @@ def import_table(request):
             text = request.FILES["file"].read().decode("utf-8-sig")
             table = tables.import_document(document.loads(text), created_from=_client_key(request))
         except UnicodeDecodeError:
-            error = "That file is not a text file."
+            error = _("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:
-            error = f"Not imported: {_message(refused)}"
+            error = _("Not imported: %(why)s") % {"why": _message(refused)}
     if error:
         context = {"name": "", "members": "", "errors": {}, "import_error": error}
         return render(request, "tracker/table_new.html", context, status=422)
@@ -127,9 +131,9 @@ def _upload_error(request):
     if _too_many_games(request):
         return TOO_MANY
     if upload is None:
-        return "Choose a saved file (.json) to import."
+        return _("Choose a saved file (.json) to import.")
     if upload.size > MAX_UPLOAD * 5:
-        return "That file is too big."
+        return _("That file is too big.")
     return None
 
 
@@ -137,7 +141,7 @@ def _message(error):
     """A refusal's words: the table's message, or the engine's with its place."""
     if isinstance(error, (tables.TableError, MemberError)):
         return error.message
-    return str(error)
+    return i18n.with_place(error)
 
 
 # ---------------------------------------------------------------- the table page
@@ -193,12 +197,12 @@ def _query(show, fmt):
 def _format_label(game):
     r = game.rules
     if game.format == "pool":
-        return f"Pool {r.get('pool_limit', '')}"
+        return _("Pool %(limit)s") % {"limit": r.get("pool_limit", "")}
     if game.format == "deals":
-        return f"Deals, best of {r.get('deal_count', '')}"
+        return _("Deals, best of %(n)s") % {"n": r.get("deal_count", "")}
     if game.format == "points":
-        return f"Points at {r.get('point_value', '')}"
-    return game.get_format_display() or game.format.capitalize()
+        return _("Points at %(value)s") % {"value": r.get("point_value", "")}
+    return _(game.get_format_display()) if game.get_format_display() else game.format.capitalize()
 
 
 def _show_table(request, table, can_edit, status=200, **extra):
@@ -260,7 +264,7 @@ def play_again(request, token, game):
     if previous is None:
         raise Http404("No such game at this table.")
     if tables.summaries([previous])[0]["status"] != "finished":
-        return _after_change(request, table, {"games": "That game is still being played."})
+        return _after_change(request, table, {"games": _("That game is still being played.")})
     if _too_many_games(request):
         return _after_change(request, table, {"games": TOO_MANY})
     try:
@@ -291,12 +295,12 @@ def upload(request, token):
                 else:
                     tables.import_game(table, doc, creator)
         except UnicodeDecodeError:
-            error = "That file is not a text file."
+            error = _("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:
-            error = f"Not imported: {_message(refused)}"
+            error = _("Not imported: %(why)s") % {"why": _message(refused)}
     if error:
         return _show_table(request, table, True, status=422, errors={"file": error})
-    messages.success(request, "Imported.")
+    messages.success(request, _("Imported."))
     return redirect(table)
 
 
@@ -397,7 +401,7 @@ def new_table_game(request, token):
     fmt, table_rules = form.table_rules()
     names, dealer = form.seats()
     if getattr(form, "unknown", False):
-        form.errors["players"] = "That seat is not a member of this table"
+        form.errors["players"] = _("That seat is not a member of this table")
     status = 422
     if not form.errors and _too_many_games(request):
         form.errors["form"] = TOO_MANY

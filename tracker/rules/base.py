@@ -44,7 +44,7 @@ class RuleInput:
 
 
 MONEY_UNIT_INPUT = RuleInput(
-    "choice", "0.01, or 1 for whole rupees", (("0.01", "0.01"), ("1", "1 (whole)"))
+    "choice", N_("0.01, or 1 for whole rupees"), (("0.01", "0.01"), ("1", N_("1 (whole)")))
 )
 
 

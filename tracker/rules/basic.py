@@ -36,7 +36,7 @@ RULE_LABELS.update(
 
 class Basic(Format):
     name = "basic"
-    label = "Basic Rummy"
+    label = N_("Basic Rummy")
     rule_keys = ("scoring", "target", "deal_count", "going_rummy", "point_value", "money_unit")
     calculator = False  # every card counts: there is no fewest grouping to find
     deal_keys = ("rummy",)
@@ -46,33 +46,37 @@ class Basic(Format):
     missing_result = "type the count of the cards left in hand"
     deal_prompt = "Tap the winner, then each other player's count"
     presets = (
-        Preset("basic-100", "Basic to 100", {"target": 100}),
-        Preset("basic-150", "Basic to 150", {"target": 150}),
-        Preset("basic-250", "Basic to 250", {"target": 250}),
+        Preset("basic-100", N_("Basic to 100"), {"target": 100}),
+        Preset("basic-150", N_("Basic to 150"), {"target": 150}),
+        Preset("basic-250", N_("Basic to 250"), {"target": 250}),
         Preset(
             "basic-deals",
-            "Basic, number of deals",
+            N_("Basic, number of deals"),
             {"target": None, "deal_count": 10},
             "deal_count",
-            "Number of deals",
-            "e.g. 10",
+            N_("Number of deals"),
+            N_("e.g. 10"),
         ),
     )
     form_rules = ("scoring", "going_rummy", "target", "point_value", "money_unit")
     rule_inputs = {
         "scoring": RuleInput(
             "choice",
-            "Who adds the counts: the deal's winner, or each loser their own",
-            (("winner_collects", "Winner collects"), ("penalty", "Penalty: losers add")),
+            N_("Who adds the counts: the deal's winner, or each loser their own"),
+            (("winner_collects", N_("Winner collects")), ("penalty", N_("Penalty: losers add"))),
         ),
         "going_rummy": RuleInput(
             "choice",
-            "A deal won in one turn, nothing melded before",
-            (("double", "Counts double"), ("plus_10", "Each count + 10"), ("off", "Off")),
+            N_("A deal won in one turn, nothing melded before"),
+            (
+                ("double", N_("Counts double")),
+                ("plus_10", N_("Each count + 10")),
+                ("off", N_("Off")),
+            ),
         ),
-        "target": RuleInput(help="Blank: no target, only the number of deals", optional=True),
-        "deal_count": RuleInput(help="Blank: play to the target", optional=True),
-        "point_value": RuleInput("money", "Paid at the end for each point; 0 to play for fun"),
+        "target": RuleInput(help=N_("Blank: no target, only the number of deals"), optional=True),
+        "deal_count": RuleInput(help=N_("Blank: play to the target"), optional=True),
+        "point_value": RuleInput("money", N_("Paid at the end for each point; 0 to play for fun")),
         "money_unit": MONEY_UNIT_INPUT,
     }
 

@@ -17,7 +17,7 @@ RULE_LABELS.update(
 
 class Deals(Thirteen):
     name = "deals"
-    label = "Deals"
+    label = N_("Deals")
     rule_keys = (
         "deal_count", "starting_chips", "drops_allowed", "first_drop", "middle_drop",
         "full_count", "wrong_show", "ace_value", "entry_fee", "money_unit",
@@ -25,10 +25,17 @@ class Deals(Thirteen):
     figure_name = "Chips"
     chart_title = "Chips after each deal"
     presets = (
-        Preset("deals-2", "Deals, best of 2", {"deal_count": 2}),
-        Preset("deals-3", "Deals, best of 3", {"deal_count": 3}),
-        Preset("deals-6", "Deals, best of 6", {"deal_count": 6}),
-        Preset("deals-other", "Deals, other number", {}, "deal_count", "Number of deals", "e.g. 4"),
+        Preset("deals-2", N_("Deals, best of 2"), {"deal_count": 2}),
+        Preset("deals-3", N_("Deals, best of 3"), {"deal_count": 3}),
+        Preset("deals-6", N_("Deals, best of 6"), {"deal_count": 6}),
+        Preset(
+            "deals-other",
+            N_("Deals, other number"),
+            {},
+            "deal_count",
+            N_("Number of deals"),
+            N_("e.g. 4"),
+        ),
     )
     form_rules = (
         "first_drop", "middle_drop", "full_count", "wrong_show", "starting_chips",

@@ -15,7 +15,7 @@ RULE_LABELS.update({"point_value": N_("point value")})
 
 class Points(Thirteen):
     name = "points"
-    label = "Points"
+    label = N_("Points")
     rule_keys = (
         "point_value", "first_drop", "middle_drop", "full_count", "wrong_show", "ace_value",
         "money_unit",
@@ -29,7 +29,14 @@ class Points(Thirteen):
     chart_below_zero = True
     presets = (
         Preset(
-            "points", "Points", {}, "point_value", "Point value", "1", decimal=True, initial="1"
+            "points",
+            N_("Points"),
+            {},
+            "point_value",
+            N_("Point value"),
+            "1",
+            decimal=True,
+            initial="1",
         ),
     )
     form_rules = (

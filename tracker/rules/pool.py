@@ -42,7 +42,7 @@ def default_rejoin_cutoff(rules):
 
 class Pool(Thirteen):
     name = "pool"
-    label = "Pool"
+    label = N_("Pool")
     rule_keys = (
         "pool_limit", "out_at", "first_drop", "middle_drop", "full_count", "wrong_show",
         "ace_value", "entry_fee", "rejoin", "rejoin_cutoff", "max_rejoins", "max_drops",
@@ -52,10 +52,17 @@ class Pool(Thirteen):
     not_playing = N_("is out")
     takes_joins = True
     presets = (
-        Preset("pool-101", "Pool 101", {"pool_limit": 101}),
-        Preset("pool-201", "Pool 201", {"pool_limit": 201}),
-        Preset("pool-61", "Pool 61", {"pool_limit": 61}),
-        Preset("pool-other", "Pool, other limit", {}, "pool_limit", "Pool limit", "e.g. 151"),
+        Preset("pool-101", N_("Pool 101"), {"pool_limit": 101}),
+        Preset("pool-201", N_("Pool 201"), {"pool_limit": 201}),
+        Preset("pool-61", N_("Pool 61"), {"pool_limit": 61}),
+        Preset(
+            "pool-other",
+            N_("Pool, other limit"),
+            {},
+            "pool_limit",
+            N_("Pool limit"),
+            N_("e.g. 151"),
+        ),
     )
     form_rules = (
         "first_drop", "middle_drop", "full_count", "wrong_show", "out_at", "entry_fee",
@@ -66,15 +73,15 @@ class Pool(Thirteen):
         "pool_limit": RuleInput(),
         "out_at": RuleInput(
             "choice",
-            "Out on reaching the limit, or only on going past it",
-            (("reach", "Reach the limit"), ("exceed", "Go past it")),
+            N_("Out on reaching the limit, or only on going past it"),
+            (("reach", N_("Reach the limit")), ("exceed", N_("Go past it"))),
         ),
         "rejoin": RuleInput("flag"),
         "rejoin_cutoff": RuleInput(
-            help="Nobody may rejoin once the highest total still in is above this"
+            help=N_("Nobody may rejoin once the highest total still in is above this")
         ),
-        "max_rejoins": RuleInput(help="Blank: no limit", optional=True),
-        "max_drops": RuleInput(help="Blank: only the total limits drops", optional=True),
+        "max_rejoins": RuleInput(help=N_("Blank: no limit"), optional=True),
+        "max_drops": RuleInput(help=N_("Blank: only the total limits drops"), optional=True),
     }
 
     # -- table rules

@@ -15,10 +15,10 @@ DROPS = ("first_drop", "middle_drop")
 CARD_KEYS = ("first_drop", "middle_drop", "full_count", "wrong_show", "ace_value")
 
 RESULT_LABELS = {
-    "first_drop": "First drop",
-    "middle_drop": "Middle drop",
-    "full_count": "Full count",
-    "wrong_show": "Wrong show",
+    "first_drop": N_("First drop"),
+    "middle_drop": N_("Middle drop"),
+    "full_count": N_("Full count"),
+    "wrong_show": N_("Wrong show"),
 }
 
 RULE_LABELS.update(
@@ -37,7 +37,7 @@ CARD_INPUTS = {
     "middle_drop": RuleInput(),
     "full_count": RuleInput(),
     "wrong_show": RuleInput(),
-    "ace_value": RuleInput("whole", "10, or 1", (("10", "10"), ("1", "1"))),
+    "ace_value": RuleInput("whole", N_("10, or 1"), (("10", "10"), ("1", "1"))),
     "money_unit": MONEY_UNIT_INPUT,
     "entry_fee": RuleInput("money"),
 }
