@@ -15,8 +15,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -116,9 +115,9 @@ def import_table(request):
             text = request.FILES["file"].read().decode("utf-8-sig")
             table = tables.import_document(document.loads(text), created_from=_client_key(request))
         except UnicodeDecodeError:
-            error = _("That file is not a text file.")
+            error = gettext("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:
-            error = _("Not imported: %(why)s") % {"why": _message(refused)}
+            error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
     if error:
         context = {"name": "", "members": "", "errors": {}, "import_error": error}
         return render(request, "tracker/table_new.html", context, status=422)
@@ -131,9 +130,9 @@ def _upload_error(request):
     if _too_many_games(request):
         return TOO_MANY
     if upload is None:
-        return _("Choose a saved file (.json) to import.")
+        return gettext("Choose a saved file (.json) to import.")
     if upload.size > MAX_UPLOAD * 5:
-        return _("That file is too big.")
+        return gettext("That file is too big.")
     return None
 
 
@@ -197,12 +196,16 @@ def _query(show, fmt):
 def _format_label(game):
     r = game.rules
     if game.format == "pool":
-        return _("Pool %(limit)s") % {"limit": r.get("pool_limit", "")}
+        return gettext("Pool %(limit)s") % {"limit": r.get("pool_limit", "")}
     if game.format == "deals":
-        return _("Deals, best of %(n)s") % {"n": r.get("deal_count", "")}
+        return gettext("Deals, best of %(n)s") % {"n": r.get("deal_count", "")}
     if game.format == "points":
-        return _("Points at %(value)s") % {"value": r.get("point_value", "")}
-    return _(game.get_format_display()) if game.get_format_display() else game.format.capitalize()
+        return gettext("Points at %(value)s") % {"value": r.get("point_value", "")}
+    return (
+        gettext(game.get_format_display())
+        if game.get_format_display()
+        else game.format.capitalize()
+    )
 
 
 def _show_table(request, table, can_edit, status=200, **extra):
@@ -264,7 +267,7 @@ def play_again(request, token, game):
     if previous is None:
         raise Http404("No such game at this table.")
     if tables.summaries([previous])[0]["status"] != "finished":
-        return _after_change(request, table, {"games": _("That game is still being played.")})
+        return _after_change(request, table, {"games": gettext("That game is still being played.")})
     if _too_many_games(request):
         return _after_change(request, table, {"games": TOO_MANY})
     try:
@@ -295,12 +298,12 @@ def upload(request, token):
                 else:
                     tables.import_game(table, doc, creator)
         except UnicodeDecodeError:
-            error = _("That file is not a text file.")
+            error = gettext("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:
-            error = _("Not imported: %(why)s") % {"why": _message(refused)}
+            error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
     if error:
         return _show_table(request, table, True, status=422, errors={"file": error})
-    messages.success(request, _("Imported."))
+    messages.success(request, gettext("Imported."))
     return redirect(table)
 
 
@@ -320,10 +323,16 @@ def chart(request, token, can_edit, kind):
     members = table.member_names()
     figures, _, found = tables.table_stats(table, members)
     if kind == "wins":
-        svg = wins_svg(figures["members"], title=f"{table.name}: wins per member")
+        svg = wins_svg(
+            figures["members"], title=gettext("%(name)s: wins per member") % {"name": table.name}
+        )
     else:
         timeline = stats.money_over_time(members, found)
-        svg = money_svg(members, timeline, title=f"{table.name}: money over the games")
+        svg = money_svg(
+            members,
+            timeline,
+            title=gettext("%(name)s: money over the games") % {"name": table.name},
+        )
     response = _svg(svg)
     response["Cache-Control"] = "no-cache"
     return response
@@ -337,7 +346,14 @@ def qr_code(request, token, kind):
     url = request.build_absolute_uri(
         table.get_absolute_url() if kind == "edit" else table.get_view_url()
     )
-    return _svg(share.qr_svg(url, title=f"QR code of the table's {kind} link"))
+    return _svg(
+        share.qr_svg(
+            url,
+            title=gettext("QR code of the table's edit link")
+            if kind == "edit"
+            else gettext("QR code of the table's view link"),
+        )
+    )
 
 
 @require_GET
@@ -401,7 +417,7 @@ def new_table_game(request, token):
     fmt, table_rules = form.table_rules()
     names, dealer = form.seats()
     if getattr(form, "unknown", False):
-        form.errors["players"] = _("That seat is not a member of this table")
+        form.errors["players"] = gettext("That seat is not a member of this table")
     status = 422
     if not form.errors and _too_many_games(request):
         form.errors["form"] = TOO_MANY

@@ -22,7 +22,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -670,7 +670,9 @@ def download_csv(request, token, can_edit):
 @require_GET
 def chart(request, token, can_edit):
     game = _get_game_or_404(token, can_edit=can_edit)
-    svg = running_totals_svg(game.state(), title=f"{game.name}: running totals")
+    svg = running_totals_svg(
+        game.state(), title=gettext("%(name)s: running totals") % {"name": game.name}
+    )
     response = _svg(svg)
     response["Cache-Control"] = "no-cache"
     return response

@@ -55,8 +55,8 @@ class Format:
     calculator = True  # the hand calculator and its house rules are offered
     deal_keys = ()  # keys a deal may carry besides winner and results
     ends_by_family = False  # an `end` event closes the game (points)
-    figure_name = "Total"  # the figure the history and chart show after each deal
-    chart_title = "Running totals"
+    figure_name = N_("Total")  # the figure the history and chart show after each deal
+    chart_title = N_("Running totals")
     chart_below_zero = False  # the figure can fall below 0 (points balances)
     presets = ()  # Preset, in the order the new-game screen shows them
     form_rules = ()  # the table rules the new-game form shows, in order

@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from .base import MONEY_UNIT_INPUT, Format, Preset, RuleInput
 from .money import money
-from .table import N_, RULE_LABELS, RuleError, choice, money_rule, whole
+from .table import N_, RULE_LABELS, Phrase, RuleError, choice, money_rule, whole
 
 SCORINGS = ("winner_collects", "penalty")
 GOING_RUMMY = ("double", "plus_10", "off")
@@ -242,7 +242,11 @@ class Basic(Format):
         target = rules["target"]
         if target is None:
             return None
-        return target, f"Target {target}: the game ends there", f"target {target}"
+        return (
+            target,
+            Phrase(N_("Target %(target)s: the game ends there"), {"target": target}),
+            Phrase(N_("target %(target)s"), {"target": target}),
+        )
 
     def rummy_mark(self, rules):
         return rules["going_rummy"] != "off"

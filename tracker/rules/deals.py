@@ -22,8 +22,8 @@ class Deals(Thirteen):
         "deal_count", "starting_chips", "drops_allowed", "first_drop", "middle_drop",
         "full_count", "wrong_show", "ace_value", "entry_fee", "money_unit",
     )  # fmt: skip
-    figure_name = "Chips"
-    chart_title = "Chips after each deal"
+    figure_name = N_("Chips")
+    chart_title = N_("Chips after each deal")
     presets = (
         Preset("deals-2", N_("Deals, best of 2"), {"deal_count": 2}),
         Preset("deals-3", N_("Deals, best of 3"), {"deal_count": 3}),
@@ -121,7 +121,7 @@ class Deals(Thirteen):
         return f" · best of {state.rules['deal_count']} · {left}"
 
     def columns(self, state):
-        return ["Chips", "Points"]
+        return [N_("Chips"), "Points"]
 
     def cells(self, state, player, line):
         return [{"text": str(player.chips)}, {"text": str(player.total)}]

@@ -24,8 +24,8 @@ class Points(Thirteen):
     takes_joins = True
     sits_out = True
     settles = True
-    figure_name = "Balance"
-    chart_title = "Balances after each deal"
+    figure_name = N_("Balance")
+    chart_title = N_("Balances after each deal")
     chart_below_zero = True
     presets = (
         Preset(
@@ -102,7 +102,7 @@ class Points(Thirteen):
         return f" · {format_money(state.rules['point_value'], state.rules)} a point"
 
     def columns(self, state):
-        return ["Balance", "Amount"]
+        return [N_("Balance"), "Amount"]
 
     def badges(self, state, player):
         if player.status == "sitting_out":

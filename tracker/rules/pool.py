@@ -8,7 +8,7 @@ from fractions import Fraction
 from .base import Preset, RuleInput
 from .money import MAX_MONEY, in_units, money, round_shares
 from .money_format import format_money
-from .table import N_, RULE_LABELS, RuleError, choice, flag, money_rule, whole
+from .table import N_, RULE_LABELS, Phrase, RuleError, choice, flag, money_rule, whole
 from .thirteen import CARD_INPUTS, Thirteen, card_defaults
 
 SPLIT_METHODS = ("drops", "equal", "custom")
@@ -285,7 +285,14 @@ class Pool(Thirteen):
 
     def chart_line(self, rules):
         limit = rules["pool_limit"]
-        return limit, f"Pool limit {limit}: out at {out_total(rules)}", f"limit {limit}"
+        return (
+            limit,
+            Phrase(
+                N_("Pool limit %(limit)s: out at %(out)s"),
+                {"limit": limit, "out": out_total(rules)},
+            ),
+            Phrase(N_("limit %(limit)s"), {"limit": limit}),
+        )
 
 
 def _custom_shares(live, shares, pot, unit):
