@@ -125,7 +125,13 @@ class Calculator:
                 card = rank + code
                 buttons.append({"card": card, "rank": rank, "full": self.cards.count(card) >= 2})
             rows.append(
-                {"code": code, "sign": sign, "name": name, "red": code in "HD", "cards": buttons}
+                {
+                    "code": code,
+                    "sign": sign,
+                    "name": gettext(name),
+                    "red": code in "HD",
+                    "cards": buttons,
+                }
             )
         return rows
 

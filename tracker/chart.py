@@ -264,6 +264,7 @@ def running_totals_svg(state, *, title=None):
         )
     out.append("</g>")
 
+    deal_word = gettext("Deal")
     # Axes, deal numbers, axis names.
     out.append('<g class="axes">')
     out.append(
@@ -290,7 +291,7 @@ def running_totals_svg(state, *, title=None):
         )
     out.append(
         f'<text x="{_num(left + plot_width / 2)}" y="{bottom + 30}" text-anchor="middle" '
-        f'fill="{MUTED}">{_text(gettext("Deal"))}</text>'
+        f'fill="{MUTED}">{_text(deal_word)}</text>'
     )
     out.append(f'<text x="8" y="{top - 8}" fill="{MUTED}">{figure}</text>')
     out.append("</g>")

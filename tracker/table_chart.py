@@ -124,16 +124,18 @@ def money_svg(members, timeline, title=None):
         f'stroke="{INK}"/>'
     )
     out.append("</g>")
+    axis = gettext("finished games, oldest first (%(n)s)") % {"n": games}
+    none_yet = gettext("No finished game yet")
     out.append(
         f'<text x="{_num((left + right) / 2)}" y="{top + plot + 16}" font-size="11" '
         f'text-anchor="middle" fill="{MUTED}">'
-        f"{_text(gettext('finished games, oldest first (%(n)s)') % {'n': games})}</text>"
+        f"{_text(axis)}</text>"
     )
     if not games:
         out.append(
             f'<text class="note" x="{_num((left + right) / 2)}" y="{_num(top + plot / 2)}" '
             f'font-size="12" text-anchor="middle" fill="{MUTED}">'
-            f"{_text(gettext('No finished game yet'))}</text>"
+            f"{_text(none_yet)}</text>"
         )
     for i, m in enumerate(members):
         colour, dash = COLOURS[i % len(COLOURS)], DASHES[i % len(DASHES)]
