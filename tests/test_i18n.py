@@ -205,7 +205,7 @@ def test_a_refusal_that_names_a_reason_translates_the_reason_too():
         state = rules.replay("pool", {"pool_limit": 101}, ["Asha", "Ravi"], [])
         with pytest.raises(rules.RuleError) as caught:
             rules.apply(state, {"type": "rejoin", "player": "Ravi"})
-        assert i18n.refusal(caught.value) == "Ravi दोबारा शामिल नहीं हो सकते: Ravi is still in"
+        assert i18n.refusal(caught.value) == "Ravi दोबारा शामिल नहीं हो सकते: Ravi अभी खेल में हैं"
         assert caught.value.message == "Ravi cannot rejoin: Ravi is still in"
 
 

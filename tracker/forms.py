@@ -319,11 +319,15 @@ class DealEntry:
 
     @property
     def prompt(self):
-        return self.spec.deal_prompt
+        return gettext(self.spec.deal_prompt)
 
     @property
     def placeholder(self):
-        return self.spec.result_short
+        return gettext(self.spec.result_short)
+
+    @property
+    def result_noun(self):
+        return gettext(self.spec.result_noun)
 
     @property
     def calculator(self):
@@ -337,6 +341,11 @@ class DealEntry:
     @property
     def playing_names(self):
         return [p.name for p in self.playing]
+
+    @property
+    def playing_list(self):
+        """ "Ravi and Kiran", in the reader's language."""
+        return i18n.phrase(rules.table.and_list(self.playing_names))
 
     def event(self):
         """The deal as an event for the engine, or None with self.errors filled."""
@@ -355,12 +364,15 @@ class DealEntry:
                 continue
             typed = self.points[p.seat]
             if typed == "":
-                self.errors[p.seat] = f"{p.name}: {self.spec.missing_result}"
+                self.errors[p.seat] = f"{p.name}: {gettext(self.spec.missing_result)}"
                 continue
             try:
                 results[p.name] = parse_whole(typed)
             except ValueError:
-                self.errors[p.seat] = f"{p.name}: {self.spec.result_noun} must be a whole number"
+                self.errors[p.seat] = gettext("%(name)s: %(noun)s must be a whole number") % {
+                    "name": p.name,
+                    "noun": self.result_noun,
+                }
         if self.errors:
             return None
         event = {"type": "deal", "winner": winner.name, "results": results}

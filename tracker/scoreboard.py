@@ -6,6 +6,9 @@ game's format object (`state.spec`, see tracker/rules/base.py), so the
 template loops over them and never names a format.
 """
 
+from django.utils.translation import gettext
+
+from .i18n import phrase
 from .rules import MAX_PLAYERS, RESULT_LABELS, money
 from .rules.money_format import format_money
 
@@ -28,9 +31,9 @@ def standings(state):
             "deals_next": p.name == next_dealer,
             "leader": p.name in leaders and not state.split,
             "winner": p.name == state.winner,
-            "badges": spec.badges(state, p),
+            "badges": [(said(text), kind) for text, kind in spec.badges(state, p)],
         }
-        line["cells"] = spec.cells(state, p, line)
+        line["cells"] = [_cell(c) for c in spec.cells(state, p, line)]
         classes = ["out"] if line["out"] else []
         classes += ["away"] if line["away"] else []
         classes += ["leader"] if line["leader"] else []
@@ -54,16 +57,17 @@ def seating(state, pot_after_join):
     if spec.takes_joins:
         why = spec.join_refusal(state)
         if len(state.players) >= MAX_PLAYERS:
-            why = f"a game has at most {MAX_PLAYERS} players"
+            why = gettext("a game has at most %(n)s players") % {"n": MAX_PLAYERS}
         if why:
-            out["join_note"] = f"Nobody can join now: {why}."
+            out["join_note"] = gettext("Nobody can join now: %(why)s.") % {"why": said(why)}
         else:
             out["joinable"] = True
             # Pool: a joiner starts at H + 1 and pays in; points: balance 0, nothing to say.
             start = spec.join_total(state)
-            notes = [f"A new player starts at {start}"] if start else []
+            notes = [gettext("A new player starts at %(n)s") % {"n": start}] if start else []
             if pot_after_join != money(state.pot):
-                notes.append(f"the pot becomes {format_money(pot_after_join, state.rules)}")
+                pot = format_money(pot_after_join, state.rules)
+                notes.append(gettext("the pot becomes %(pot)s") % {"pot": pot})
             note = "; ".join(notes)
             out["join_note"] = note[:1].upper() + note[1:] + "." if note else ""
     if spec.sits_out:
@@ -86,17 +90,34 @@ def layout(state, pot):
     """The parts of the board that differ between formats, for the template."""
     spec = state.spec
     return {
-        "meta": spec.meta(state, pot),
-        "columns": spec.columns(state),
-        "tie_note": spec.tie_breaker_note(state) if state.tie_breaker else None,
+        "meta": said(spec.meta(state, pot)),
+        "columns": [said(c) for c in spec.columns(state)],
+        "tie_note": said(spec.tie_breaker_note(state)) if state.tie_breaker else None,
         "settles": spec.settles,
-        "settlement_note": spec.settlement_note(state),
+        "settlement_note": said(spec.settlement_note(state)),
     }
+
+
+def said(text):
+    """Words of the format module in the reader's language: a Phrase with its
+    places, or words marked N_ (plain English words are looked up too)."""
+    if not text or not isinstance(text, str):
+        return text
+    if hasattr(text, "template"):
+        return phrase(text)
+    return gettext(text)
+
+
+def _cell(cell):
+    if isinstance(cell, dict) and cell.get("badge"):
+        text, kind = cell["badge"]
+        return {**cell, "badge": (said(text), kind)}
+    return cell
 
 
 def result_text(result):
     if isinstance(result, str):
-        return SHORT_RESULTS.get(result, result)
+        return said(SHORT_RESULTS.get(result, result))
     return str(result)
 
 
@@ -122,7 +143,7 @@ def history(state, limit=None):
             "went_out": row.went_out,
         }
         if row.type == "deal":
-            entry["won_label"] = state.spec.won_label(row)
+            entry["won_label"] = said(state.spec.won_label(row))
             entry["cells"] = [
                 {
                     "name": name,
@@ -136,9 +157,16 @@ def history(state, limit=None):
                 for name in names
             ]
         elif row.type == "join":
-            seat = f"after {row.after}" if row.after else "at the end of the table"
-            figure = f"{state.spec.figure_name.lower()} {row.totals.get(row.player)}"
-            entry["text"] = f"{row.player} joined, {seat} ({figure})"
+            if row.after:
+                seat = gettext("after %(name)s") % {"name": row.after}
+            else:
+                seat = gettext("at the end of the table")
+            figure = f"{gettext(state.spec.figure_name).lower()} {row.totals.get(row.player)}"
+            entry["text"] = gettext("%(name)s joined, %(seat)s (%(figure)s)") % {
+                "name": row.player,
+                "seat": seat,
+                "figure": figure,
+            }
         elif row.type == "split":
             entry["method"] = row.results.get("method")
             entry["shares"] = [(name, money(share)) for name, share in row.shares.items()]
@@ -153,10 +181,10 @@ def banner(state):
         return None
     if state.split:
         shares = ", ".join(f"{n} {format_money(s, state.rules)}" for n, s in state.split.items())
-        return f"Game over: split the pot ({shares})."
+        return gettext("Game over: split the pot (%(shares)s).") % {"shares": shares}
     if state.winner:
-        return f"{state.winner} wins!"
-    return "Session ended. Settle up below."
+        return gettext("%(name)s wins!") % {"name": state.winner}
+    return gettext("Session ended. Settle up below.")
 
 
 def settlement(state):
@@ -164,4 +192,4 @@ def settlement(state):
 
 
 def figure_name(state):
-    return state.spec.figure_name
+    return gettext(state.spec.figure_name)

@@ -22,7 +22,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, gettext_lazy, gettext_noop
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -63,7 +63,7 @@ def _too_many_games(request):
     return made.count() >= settings.GAMES_PER_HOUR
 
 
-TOO_MANY = "Too many new games from this address in the last hour. Try again later."
+TOO_MANY = gettext_lazy("Too many new games from this address in the last hour. Try again later.")
 
 
 def _remember(request, game, can_edit):
@@ -259,14 +259,19 @@ def qr_code(request, token, kind):
     url = request.build_absolute_uri(
         game.get_absolute_url() if kind == "edit" else game.get_view_url()
     )
-    return _svg(share.qr_svg(url, title=f"QR code of the {kind} link"))
+    title = (
+        gettext("QR code of the edit link")
+        if kind == "edit"
+        else gettext("QR code of the view link")
+    )
+    return _svg(share.qr_svg(url, title=title))
 
 
 @require_GET
 def watch_qr_code(request, token):
     game = _get_game_or_404(token, can_edit=False)
     url = request.build_absolute_uri(game.get_view_url())
-    return _svg(share.qr_svg(url, title="QR code of the view link"))
+    return _svg(share.qr_svg(url, title=gettext("QR code of the view link")))
 
 
 def _svg(svg):
@@ -325,13 +330,19 @@ def _made_against(request):
     return None
 
 
-NO_VERSION = (
+NO_VERSION = gettext_lazy(
     "Nothing was saved: the form did not say which version of the game it was made for. "
     "Here is the game as it is now."
 )
+SOMEONE_ELSE = gettext_noop("Someone else just changed the game.")
 
 
 def _someone_else(game):
+    """Who changed the game, as stored in English ("saved deal 3"); a language
+    with its own words says that someone changed it, without the English detail."""
+    translated = gettext(SOMEONE_ELSE)
+    if translated != SOMEONE_ELSE:
+        return translated
     return f"Someone else just {game.last_change or 'changed the game'}."
 
 
@@ -351,7 +362,7 @@ def _stale(request, game, version, typed=None):
     if version is None:
         status, notice = 400, NO_VERSION
     else:
-        status, notice = 409, f"{_someone_else(game)} Here is the new score."
+        status, notice = 409, f"{_someone_else(game)} {gettext('Here is the new score.')}"
     return _show_game(request, game, fresh, True, status=status, entry=entry, notice=notice)
 
 
@@ -437,12 +448,13 @@ def _stale_edit(request, game, event_id, version):
         status, notice = 400, NO_VERSION
     else:
         status = 409
-        notice = f"{_someone_else(game)} Your correction is not saved: check it and save again."
+        again = gettext("Your correction is not saved: check it and save again.")
+        notice = f"{_someone_else(game)} {again}"
     return _edit_page(request, game, event_id, position, entry, status=status, notice=notice)
 
 
 def _named(error):
-    label = error.label or "a later event"
+    label = i18n.phrase(error.label) if error.label else gettext("a later event")
     return f"{label} ({i18n.for_player(error)})"
 
 
@@ -472,7 +484,9 @@ def delete_event(request, token, event_id):
     except Event.DoesNotExist:
         raise Http404("No such deal.") from None
     except rules.RuleError as error:
-        message = f"Not deleted: that would make {_named(error)} impossible."
+        message = gettext("Not deleted: that would make %(what)s impossible.") % {
+            "what": _named(error)
+        }
         if request.htmx:
             state = game.state()
             return _show_game(request, game, state, True, status=422, notice=message)
@@ -583,9 +597,9 @@ def _refused(request, game, error, version=None):
 
 
 SPLIT_METHODS = [
-    ("drops", "By drops left"),
-    ("equal", "Equally"),
-    ("custom", "Typed amounts"),
+    ("drops", gettext_noop("By drops left")),
+    ("equal", gettext_noop("Equally")),
+    ("custom", gettext_noop("Typed amounts")),
 ]
 
 
@@ -631,7 +645,8 @@ def split(request, token):
         return _stale(request, game, version)
     notice = None
     if stale:  # the pot can still be split: the page again, as typed, on the new score
-        notice = f"{_someone_else(game)} Nothing was split: check the shares and split again."
+        again = gettext("Nothing was split: check the shares and split again.")
+        notice = f"{_someone_else(game)} {again}"
     context = {
         "game": game,
         "state": state,
@@ -640,6 +655,7 @@ def split(request, token):
         "shares": shares,
         "typed": typed or {},
         "error": error,
+        "error_text": i18n.for_player(error) if error else "",
         "notice": notice,
         "version": game.revision,
     }
@@ -690,9 +706,9 @@ def import_game(request):
     if _too_many_games(request):
         return render(request, "tracker/import.html", {"error": TOO_MANY}, status=429)
     if upload is None:
-        error = "Choose a game file (.json) to import."
+        error = gettext("Choose a game file (.json) to import.")
     elif upload.size > MAX_UPLOAD:
-        error = "That file is too big to be a game."
+        error = gettext("That file is too big to be a game.")
     else:
         try:
             text = upload.read().decode("utf-8-sig")
@@ -702,9 +718,9 @@ def import_game(request):
             else:
                 game = Game.import_csv(text, created_from=creator)
         except UnicodeDecodeError:
-            error = "That file is not a text file."
+            error = gettext("That file is not a text file.")
         except rules.RuleError as refused:
-            error = f"Not imported: {refused}"
+            error = gettext("Not imported: %(why)s") % {"why": i18n.with_place(refused)}
     if error:
         return render(request, "tracker/import.html", {"error": error}, status=422)
     _remember(request, game, can_edit=True)

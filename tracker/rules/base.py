@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .table import N_, RuleError
+from .table import N_, Phrase, RuleError, and_list
 
 
 @dataclass(frozen=True)
@@ -65,10 +65,10 @@ class Format:
     not_playing = N_("is not in the tie-breaker")  # why a player not dealt in has no result
     takes_joins = False  # a new player may take a seat mid-game (pool, points)
     sits_out = False  # players may sit out, come back in and leave (points)
-    result_noun = "points"  # what a loser's typed figure is called on the deal form
-    result_short = "pts"  # the same, as the box's placeholder
-    missing_result = "type the points or tap a drop"
-    deal_prompt = "Tap the winner, then each other player's points or drop"
+    result_noun = N_("points")  # what a loser's typed figure is called on the deal form
+    result_short = N_("pts")  # the same, as the box's placeholder
+    missing_result = N_("type the points or tap a drop")
+    deal_prompt = N_("Tap the winner, then each other player's points or drop")
 
     # -- table rules
 
@@ -104,7 +104,7 @@ class Format:
 
     def join_refusal(self, state):
         """Why nobody may join now (after the checks of every format), or None."""
-        return "only pool and points games take a new player mid-game"
+        return N_("only pool and points games take a new player mid-game")
 
     def join_total(self, state):
         """The total a joiner starts at."""
@@ -139,7 +139,7 @@ class Format:
         return []
 
     def rejoin_refusal(self, state, name):
-        return "only pool has rejoins"
+        return N_("only pool has rejoins")
 
     def can_split(self, state):
         return False
@@ -181,12 +181,15 @@ class Format:
         return []
 
     def tie_breaker_note(self, state):
-        names = " and ".join(p.name for p in state.tied)
-        return f"Tie-breaker! {names} are level and play on until one wins a deal."
+        names = and_list([p.name for p in state.tied])
+        return Phrase(
+            N_("Tie-breaker! %(names)s are level and play on until one wins a deal."),
+            {"names": names},
+        )
 
     def settlement_note(self, state):
         """What the settlement says when nobody has to pay."""
-        return "Nobody owes anything."
+        return N_("Nobody owes anything.")
 
     def chart_start(self, rules):
         """The figure every line starts at (deal 0)."""
@@ -206,4 +209,4 @@ class Format:
 
     def won_label(self, row):
         """How the history marks the winner's box."""
-        return "Won"
+        return N_("Won")

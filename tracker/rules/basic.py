@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from .base import MONEY_UNIT_INPUT, Format, Preset, RuleInput
 from .money import money
-from .table import N_, RULE_LABELS, Phrase, RuleError, choice, money_rule, whole
+from .table import N_, RULE_LABELS, Phrase, RuleError, and_list, choice, money_rule, whole
 
 SCORINGS = ("winner_collects", "penalty")
 GOING_RUMMY = ("double", "plus_10", "off")
@@ -41,10 +41,10 @@ class Basic(Format):
     calculator = False  # every card counts: there is no fewest grouping to find
     deal_keys = ("rummy",)
     settles = True
-    result_noun = "count"
-    result_short = "count"
-    missing_result = "type the count of the cards left in hand"
-    deal_prompt = "Tap the winner, then each other player's count"
+    result_noun = N_("count")
+    result_short = N_("count")
+    missing_result = N_("type the count of the cards left in hand")
+    deal_prompt = N_("Tap the winner, then each other player's count")
     presets = (
         Preset("basic-100", N_("Basic to 100"), {"target": 100}),
         Preset("basic-150", N_("Basic to 150"), {"target": 150}),
@@ -225,18 +225,40 @@ class Basic(Format):
     # -- what the pages show
 
     def meta(self, state, pot):
-        scoring = "winner collects" if state.rules["scoring"] == "winner_collects" else "penalty"
-        return f" · {self._end(state.rules)} · {scoring}"
+        if state.rules["scoring"] == "winner_collects":
+            scoring = Phrase(N_("winner collects"))
+        else:
+            scoring = Phrase(N_("penalty"))
+        return Phrase(
+            N_(" · %(end)s · %(scoring)s"),
+            {"end": self._end_phrase(state.rules), "scoring": scoring},
+        )
+
+    @staticmethod
+    def _end_phrase(rules):
+        """When the game ends, as words to translate."""
+        target, count = rules["target"], rules["deal_count"]
+        if target is not None and count is not None:
+            return Phrase(N_("to %(target)s or %(n)s deals"), {"target": target, "n": count})
+        if target is not None:
+            return Phrase(N_("to %(target)s"), {"target": target})
+        return Phrase(N_("%(n)s deals"), {"n": count})
 
     def tie_breaker_note(self, state):
-        names = " and ".join(p.name for p in state.tied)
+        names = and_list([p.name for p in state.tied])
         total = state.tied[0].total
-        return f"Tie-breaker! {names} are level on {total} and play on until one is alone in front."
+        return Phrase(
+            N_(
+                "Tie-breaker! %(names)s are level on %(total)s "
+                "and play on until one is alone in front."
+            ),
+            {"names": names, "total": total},
+        )
 
     def settlement_note(self, state):
         if Decimal(state.rules["point_value"]) == 0:
-            return "Playing for fun: nobody pays."
-        return "When the game ends, each loser pays the winner the difference."
+            return N_("Playing for fun: nobody pays.")
+        return N_("When the game ends, each loser pays the winner the difference.")
 
     def chart_line(self, rules):
         target = rules["target"]
@@ -252,7 +274,7 @@ class Basic(Format):
         return rules["going_rummy"] != "off"
 
     def won_label(self, row):
-        return "Rummy!" if row.rummy else "Won"
+        return N_("Rummy!") if row.rummy else N_("Won")
 
 
 FORMAT = Basic()

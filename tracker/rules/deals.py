@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .base import Preset, RuleInput
-from .table import N_, RULE_LABELS, flag, money_rule, whole
+from .table import N_, RULE_LABELS, Phrase, and_list, flag, money_rule, whole
 from .thirteen import CARD_INPUTS, Thirteen
 
 RULE_LABELS.update(
@@ -66,7 +66,7 @@ class Deals(Thirteen):
             p.chips = state.rules["starting_chips"]
 
     def join_refusal(self, state):
-        return "every player's chips are fixed at the start of a deals game"
+        return N_("every player's chips are fixed at the start of a deals game")
 
     def drops_off(self, rules):
         return not rules["drops_allowed"]
@@ -115,20 +115,27 @@ class Deals(Thirteen):
 
     def meta(self, state, pot):
         if state.tie_breaker:
-            left = "tie-breaker"
+            left = Phrase(N_("tie-breaker"))
+        elif state.deals_left == 1:
+            left = Phrase(N_("1 deal left"))
         else:
-            left = f"{state.deals_left} deal{'' if state.deals_left == 1 else 's'} left"
-        return f" · best of {state.rules['deal_count']} · {left}"
+            left = Phrase(N_("%(n)s deals left"), {"n": state.deals_left})
+        return Phrase(
+            N_(" · best of %(n)s · %(left)s"), {"n": state.rules["deal_count"], "left": left}
+        )
 
     def columns(self, state):
-        return [N_("Chips"), "Points"]
+        return [N_("Chips"), N_("Points")]
 
     def cells(self, state, player, line):
         return [{"text": str(player.chips)}, {"text": str(player.total)}]
 
     def tie_breaker_note(self, state):
-        names = " and ".join(state.leaders)
-        return f"Tie-breaker! {names} are level on chips and play on until one wins a deal."
+        names = and_list(list(state.leaders))
+        return Phrase(
+            N_("Tie-breaker! %(names)s are level on chips and play on until one wins a deal."),
+            {"names": names},
+        )
 
     def chart_start(self, rules):
         return rules["starting_chips"]

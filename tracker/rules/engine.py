@@ -250,11 +250,19 @@ def _join(state, event):
     spec = state.spec
     _extra_keys(event, ("player", "after"))
     name = event.get("player")
-    shown = name if isinstance(name, str) and name.strip() else "A new player"
+    shown = name if isinstance(name, str) and name.strip() else Phrase(N_("A new player"))
     if not spec.takes_joins:
-        raise RuleError(f"{shown} cannot join: {spec.join_refusal(state)}", field="type")
+        raise RuleError(
+            N_("%(name)s cannot join: %(why)s"),
+            params={"name": shown, "why": Phrase(spec.join_refusal(state))},
+            field="type",
+        )
     if state.finished:
-        raise RuleError(f"{shown} cannot join: the game is over", field="type")
+        raise RuleError(
+            N_("%(name)s cannot join: %(why)s"),
+            params={"name": shown, "why": Phrase(N_("the game is over"))},
+            field="type",
+        )
     if not isinstance(name, str) or not name.strip():
         raise RuleError(N_("name the player who joins"), field="player")
     name = check_seat_name(name, "the new player", "player")
@@ -278,7 +286,11 @@ def _join(state, event):
         )
     why = spec.join_refusal(state)
     if why:
-        raise RuleError(f"{name} cannot join: {why}", field="player")
+        raise RuleError(
+            N_("%(name)s cannot join: %(why)s"),
+            params={"name": name, "why": Phrase(why)},
+            field="player",
+        )
     start = spec.join_total(state)
     dealer = state.players[state.last_dealer - 1].name if state.last_dealer else None
     where = state.players.index(state.player(after)) + 1 if after else len(state.players)

@@ -7,7 +7,7 @@ from decimal import Decimal
 from .base import Preset, RuleInput
 from .money import fewest_payments, money
 from .money_format import format_money
-from .table import N_, RULE_LABELS, money_rule
+from .table import N_, RULE_LABELS, Phrase, money_rule
 from .thirteen import CARD_INPUTS, Thirteen
 
 RULE_LABELS.update({"point_value": N_("point value")})
@@ -99,16 +99,17 @@ class Points(Thirteen):
     # -- what the pages show
 
     def meta(self, state, pot):
-        return f" · {format_money(state.rules['point_value'], state.rules)} a point"
+        value = format_money(state.rules["point_value"], state.rules)
+        return Phrase(N_(" · %(value)s a point"), {"value": value})
 
     def columns(self, state):
-        return [N_("Balance"), "Amount"]
+        return [N_("Balance"), N_("Amount")]
 
     def badges(self, state, player):
         if player.status == "sitting_out":
-            return [("Sits out", "")]
+            return [(N_("Sits out"), "")]
         if player.status == "left":
-            return [("Left", "")]
+            return [(N_("Left"), "")]
         return []
 
     def cells(self, state, player, line):

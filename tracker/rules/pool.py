@@ -164,41 +164,51 @@ class Pool(Thirteen):
     def rejoin_refusal(self, state, name):
         p = state.player(name)
         if p is None:
-            return f"{name} is not at this table"
+            return Phrase(N_("%(name)s is not at this table"), {"name": name})
         if state.finished:
             return N_("the game is over")
         if p.is_in:
-            return f"{name} is still in"
+            return Phrase(N_("%(name)s is still in"), {"name": name})
         if not state.rules["rejoin"]:
             return N_("rejoins are off at this table")
         limit = state.rules["max_rejoins"]
         if limit is not None and p.rejoins >= limit:
-            return f"{name} has rejoined {p.rejoins} times, the most this table allows"
-        return self._entry_refusal(state, "a rejoin", f"{name} would start")
+            return Phrase(
+                N_("%(name)s has rejoined %(n)s times, the most this table allows"),
+                {"name": name, "n": p.rejoins},
+            )
+        return self._entry_refusal(state, name)
 
     def join_refusal(self, state):
         # A joiner comes in exactly as a rejoiner would; max_rejoins does not limit joins.
         if not state.rules["rejoin"]:
-            return "rejoins are off at this table, so nobody joins mid-game"
-        return self._entry_refusal(state, "a join", "they would start")
+            return N_("rejoins are off at this table, so nobody joins mid-game")
+        return self._entry_refusal(state, None)
 
     def join_total(self, state):
         """H + 1, or 0 before the first deal."""
         return state.rejoin_total() if state.deals_played else 0
 
-    def _entry_refusal(self, state, what, who_starts):
-        """What a rejoin and a join both need: two still in, H at most the cutoff."""
+    def _entry_refusal(self, state, name):
+        """What a rejoin (of `name`) and a join (name None) both need: two still
+        in, H at most the cutoff."""
         start = state.rejoin_total()
         if start is None:
-            return f"{what} needs at least two players still in"
+            if name is None:
+                return N_("a join needs at least two players still in")
+            return N_("a rejoin needs at least two players still in")
         high = start - 1
         if high > state.rules["rejoin_cutoff"]:
-            return (
-                f"the highest total still in is {high}, above the rejoin cutoff "
-                f"{state.rules['rejoin_cutoff']}"
+            return Phrase(
+                N_("the highest total still in is %(high)s, above the rejoin cutoff %(cutoff)s"),
+                {"high": high, "cutoff": state.rules["rejoin_cutoff"]},
             )
         if start >= out_total(state.rules):
-            return f"{who_starts} at {start}, which is out"
+            if name is None:
+                return Phrase(N_("they would start at %(n)s, which is out"), {"n": start})
+            return Phrase(
+                N_("%(name)s would start at %(n)s, which is out"), {"name": name, "n": start}
+            )
         return None
 
     def can_split(self, state):
@@ -256,16 +266,19 @@ class Pool(Thirteen):
     # -- what the pages show
 
     def meta(self, state, pot):
-        return f" {state.rules['pool_limit']} · pot {format_money(pot, state.rules)}"
+        return Phrase(
+            N_(" %(limit)s · pot %(pot)s"),
+            {"limit": state.rules["pool_limit"], "pot": format_money(pot, state.rules)},
+        )
 
     def columns(self, state):
-        return ["Total", "Drops left", *(["Share"] if state.split else [])]
+        return [N_("Total"), N_("Drops left"), *([N_("Share")] if state.split else [])]
 
     def cells(self, state, player, line):
         no_drops = player.is_in and player.drops_left == 0
         drops = {"text": "\u2013" if not player.is_in else str(player.drops_left)}
         if no_drops:
-            drops["badge"] = ("must play", "warn")
+            drops["badge"] = (N_("must play"), "warn")
         cells = [{"text": str(player.total)}, drops]
         if state.split:
             share = state.split.get(player.name)
@@ -274,10 +287,12 @@ class Pool(Thirteen):
         return cells
 
     def badges(self, state, player):
-        out = [("Out", "")] if not player.is_in else []
+        out = [(N_("Out"), "")] if not player.is_in else []
         if player.rejoins:
-            times = f" \u00d7{player.rejoins}" if player.rejoins > 1 else ""
-            out.append((f"Rejoined{times}", ""))
+            if player.rejoins > 1:
+                out.append((Phrase(N_("Rejoined ×%(n)s"), {"n": player.rejoins}), ""))  # noqa: RUF001
+            else:
+                out.append((N_("Rejoined"), ""))
         return out
 
     def row_classes(self, state, player):

@@ -32,6 +32,8 @@ class Phrase(str):
     a reason), not a name or a number. It reads as its English words."""
 
     def __new__(cls, template, params=None):
+        if isinstance(template, Phrase) and not params:
+            return template
         text = template % params if params else template
         phrase = super().__new__(cls, text)
         phrase.template = template
@@ -54,6 +56,13 @@ RULE_LABELS = {
     "hand_count": N_("a loser counts"),
     "money_unit": N_("money unit"),
 }
+
+
+def and_list(names):
+    """ "Asha", "Asha and Ravi", "Asha and Ravi and Meena", as words to translate."""
+    if len(names) < 2:
+        return "".join(names)
+    return Phrase(N_("%(first)s and %(last)s"), {"first": and_list(names[:-1]), "last": names[-1]})
 
 
 class RuleError(ValueError):
