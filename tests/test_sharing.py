@@ -95,14 +95,22 @@ def test_a_tables_view_token_cannot_change_anything_through_any_endpoint():
                 "seat": [m.pk for m in table.members.all()],
                 "format": "pool-101",
                 "file": SimpleUploadedFile("t.json", json.dumps(before).encode()),
+                # The table's own version: only the link may be what refuses the change.
+                "version": str(table.revision),
             }
             response = client.post(url, data, **headers)
             posted += 1
             assert response.status_code in (403, 404, 405), (url, response.status_code)
     assert posted >= 2 * len(patterns)
+    revision = table.revision
     table.refresh_from_db()
+    assert table.revision == revision
     assert tables.export(table) == before
     assert (Game.objects.count(), Member.objects.count(), Table.objects.count()) == (1, 3, 1)
+    # The same post with the edit link is taken: it was the link that refused it.
+    data = {"name": "Dev", "version": str(table.revision)}
+    assert client.post(f"/t/{table.edit_token}/members/", data).status_code == 302
+    assert table.member_names() == ["Asha", "Ravi", "Meena", "Dev"]
 
 
 def test_the_watch_page_has_no_write_form():

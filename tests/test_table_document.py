@@ -138,11 +138,12 @@ def test_a_game_uploaded_into_a_table_makes_its_players_members():
     table = Table.start("Small table", ["Asha", "Ravi"])
     # G3 seats Meena, Kiran and Asha: Meena and Kiran are not members yet.
     upload = SimpleUploadedFile("game.json", document.dumps(input_part(G3)).encode())
-    response = client.post(f"/t/{table.edit_token}/upload/", {"file": upload})
+    response = client.post(f"/t/{table.edit_token}/upload/", {"file": upload, "version": "0"})
     assert response.status_code == 302
     assert table.member_names() == ["Asha", "Ravi", "Meena", "Kiran"]
     game = table.games.get()
     assert game.as_document() == G3
+    assert Table.objects.get(pk=table.pk).revision == 1  # one change: the game and its players
     page = text(client.get(table.get_absolute_url()))
     assert "<strong>Meena</strong> pays <strong>Kiran</strong> 60.00" in page
 
@@ -154,15 +155,17 @@ def test_an_upload_the_engine_refuses_says_why_beside_the_field_and_changes_noth
     bad["history"] = [{"type": "rejoin", "player": "Ravi"}]
     doc = {**table_doc([G2, bad]), "members": ["Asha", "Ravi"]}
     upload = SimpleUploadedFile("t.json", json.dumps(doc).encode())
-    response = client.post(f"/t/{table.edit_token}/upload/", {"file": upload})
+    response = client.post(f"/t/{table.edit_token}/upload/", {"file": upload, "version": "0"})
     assert response.status_code == 422
     page = text(response)
     assert 'id="file-error"' in page
     assert "Not imported: game 2 (Pool with a rejoin): history[0] (rejoin)" in page
     for content in (b"{nope", b"\xff\xfe"):
         upload = SimpleUploadedFile("t.json", content)
-        response = client.post(f"/t/{table.edit_token}/upload/", {"file": upload})
+        data = {"file": upload, "version": "0"}
+        response = client.post(f"/t/{table.edit_token}/upload/", data)
         assert response.status_code == 422
         assert "not a JSON document" in text(response) or "not a text file" in text(response)
     assert table.member_names() == ["Asha", "Ravi"]
     assert Game.objects.count() == 0
+    assert Table.objects.get(pk=table.pk).revision == 0

@@ -24,7 +24,7 @@ FORMATS = ["pool-101", "deals-2", "points", "pool-other", "deals-other", "nope",
 
 def world():
     return (
-        Table.objects.count(),
+        sorted(Table.objects.values_list("pk", "revision")),
         Game.objects.count(),
         sorted(Member.objects.values_list("table_id", "order", "name")),
     )
@@ -41,13 +41,22 @@ def check_members(table):
 def table_request(draw, table, game):
     t = table.edit_token
     kind = draw(st.sampled_from(["add", "remove", "new", "again", "upload", "read"]))
+    # Mostly the version the table's page shows now; else stale, missing or malformed.
+    now = Table.objects.get(pk=table.pk).revision
+    version = draw(
+        st.one_of(
+            st.just({"version": str(now)}),
+            st.sampled_from([{}, {"version": ""}, {"version": "2.0"}, {"version": str(now + 1)}]),
+            st.builds(lambda v: {"version": v}, fz.nasty_text),
+        )
+    )
     if kind == "add":
         name = draw(st.one_of(st.sampled_from(fz.TYPED_NAMES), fz.nasty_text))
-        return f"/t/{t}/members/", {"name": name}
+        return f"/t/{t}/members/", {"name": name, **version}
     if kind == "remove":
         ids = [m.pk for m in table.members.all()]
         pk = draw(st.one_of(st.sampled_from(ids), st.integers(0, 10**6)))
-        return f"/t/{t}/members/{pk}/remove/", {}
+        return f"/t/{t}/members/{pk}/remove/", {**version}
     if kind == "new":
         ids = [str(m.pk) for m in table.members.all()]
         seats = draw(st.lists(st.one_of(st.sampled_from(ids), fz.nasty_text), max_size=12))
@@ -56,10 +65,10 @@ def table_request(draw, table, game):
         form["dealer"] = draw(st.one_of(st.sampled_from(ids), fz.nasty_text))
         form["entry_fee"] = draw(fz.money_text)
         form["name"] = draw(fz.nasty_text)
-        return f"/t/{t}/new/", form
+        return f"/t/{t}/new/", {**form, **version}
     if kind == "again":
         pk = draw(st.one_of(st.just(game.pk), st.integers(0, 10**6)))
-        return f"/t/{t}/again/{pk}/", {}
+        return f"/t/{t}/again/{pk}/", {**version}
     if kind == "upload":
         content = draw(
             st.one_of(
@@ -73,7 +82,7 @@ def table_request(draw, table, game):
                 ),
             )
         )
-        return f"/t/{t}/upload/", {"file": SimpleUploadedFile("f.json", content)}
+        return f"/t/{t}/upload/", {"file": SimpleUploadedFile("f.json", content), **version}
     query = draw(st.sampled_from(["", "?show=finished", "?format=x", "?games=all&show=\x00"]))
     return f"/t/{t}/{query}", None
 
@@ -90,6 +99,7 @@ def test_table_forms(data):
         path, form = data.draw(table_request(table, game), label=f"request {step}")
         htmx = data.draw(st.booleans(), label="htmx")
         CLIENT.cookies.clear()
+        table.refresh_from_db()
         before = world()
         headers = HTMX if htmx else {}
         if form is None:
@@ -98,8 +108,14 @@ def test_table_forms(data):
             response = CLIENT.post(path, form, **headers)
         status = response.status_code
         assert status < 500, (path, form)
-        if status in (404, 422, 429):
-            # Refused: nothing changed, and a refused form says why.
+        if form is not None and form.get("version") != str(table.revision):
+            # Missing or malformed: 400; a whole number but another one: stale, 409.
+            posted = form.get("version", "")
+            well_formed = posted.isascii() and posted.isdigit() and len(posted) <= 10
+            if not (well_formed and int(posted) == table.revision):
+                assert status == (409 if well_formed else 400), (path, form, status)
+        if status in (400, 404, 409, 422, 429):
+            # Refused (stale, no version, bad input): nothing changed, and a refused form says why.
             assert world() == before
             if status != 404:
                 assert MESSAGE.search(response.content.decode()), response.content[:2000]

@@ -22,6 +22,11 @@ def make_table(client, name="Nani's table", members=FAMILY):
     return Table.objects.get(edit_token=response["Location"].split("/")[2])
 
 
+def version(table):
+    """The table's revision as its forms post it: read from the database, as a page is."""
+    return str(Table.objects.get(pk=table.pk).revision)
+
+
 def member_ids(table, *names):
     return [str(m.pk) for m in table.members.all() if m.name in names]
 
@@ -29,6 +34,7 @@ def member_ids(table, *names):
 def table_game(client, table, seats, fmt="pool-101", dealer=None, **extra):
     ids = member_ids(table, *seats)
     data = {"format": fmt, "rules_for": fmt, "seat": ids, "rules_shown": "1", **extra}
+    data["version"] = version(table)
     if dealer:
         data["dealer"] = member_ids(table, dealer)[0]
     response = client.post(f"/t/{table.edit_token}/new/", data)
@@ -64,14 +70,14 @@ def test_play_again_keeps_format_rules_and_seats_and_passes_the_first_deal_on():
     game = table_game(client, table, ["Asha", "Meena"], entry_fee="20", dealer="Meena")
     page = text(client.get(table.get_absolute_url()))
     assert "Play again" not in page  # only on finished games
-    response = client.post(f"/t/{table.edit_token}/again/{game.pk}/")
+    response = client.post(f"/t/{table.edit_token}/again/{game.pk}/", {"version": version(table)})
     assert response.status_code == 422
     assert "That game is still being played." in text(response)
     assert Game.objects.count() == 1
     finish_pool(client, game, "Asha", "Meena")
     page = text(client.get(table.get_absolute_url()))
     assert "Finished: Asha won" in page and "Play again" in page
-    response = client.post(f"/t/{table.edit_token}/again/{game.pk}/")
+    response = client.post(f"/t/{table.edit_token}/again/{game.pk}/", {"version": version(table)})
     again = Game.objects.get(edit_token=response["Location"].split("/")[2])
     assert again.pk != game.pk and again.table == table
     assert (again.format, again.rules, again.seat_names()) == (
@@ -83,7 +89,9 @@ def test_play_again_keeps_format_rules_and_seats_and_passes_the_first_deal_on():
     assert again.state().next_dealer == "Asha"
     # And again from the new one (once finished): back to Meena.
     finish_pool(client, again, "Meena", "Asha")
-    response = client.post(f"/t/{table.edit_token}/again/{again.pk}/", **HTMX)
+    response = client.post(
+        f"/t/{table.edit_token}/again/{again.pk}/", {"version": version(table)}, **HTMX
+    )
     third = Game.objects.order_by("-pk").first()
     assert response["HX-Redirect"] == third.get_absolute_url()
     assert third.state().next_dealer == "Meena"
@@ -138,14 +146,18 @@ def test_the_stats_change_when_a_game_finishes():
 def test_members_are_added_and_removed_only_while_unseated():
     client = Client()
     table = make_table(client)
-    response = client.post(f"/t/{table.edit_token}/members/", {"name": "  Dev  "})
+    response = client.post(
+        f"/t/{table.edit_token}/members/", {"name": "  Dev  ", "version": version(table)}
+    )
     assert response.status_code == 302
     assert table.member_names() == [*FAMILY, "Dev"]
     table_game(client, table, ["Asha", "Ravi"])
     page = text(client.get(table.get_absolute_url()))
     assert 'aria-label="Remove Dev"' in page and 'aria-label="Remove Asha"' not in page
     dev = table.members.get(name="Dev")
-    response = client.post(f"/t/{table.edit_token}/members/{dev.pk}/remove/", **HTMX)
+    response = client.post(
+        f"/t/{table.edit_token}/members/{dev.pk}/remove/", {"version": version(table)}, **HTMX
+    )
     assert response.status_code == 200 and "<html" not in text(response)
     assert "Dev" not in table.member_names()
 
@@ -222,7 +234,8 @@ def test_adding_a_bad_member_says_why_beside_the_box_and_adds_nobody(name, words
     client = Client()
     table = make_table(client)
     for headers in ({}, HTMX):
-        response = client.post(f"/t/{table.edit_token}/members/", {"name": name}, **headers)
+        data = {"name": name, "version": version(table)}
+        response = client.post(f"/t/{table.edit_token}/members/", data, **headers)
         assert response.status_code == 422
         assert words in field_error(text(response), "member")
     assert table.member_names() == FAMILY
@@ -231,7 +244,8 @@ def test_adding_a_bad_member_says_why_beside_the_box_and_adds_nobody(name, words
 def test_a_thirty_first_member_is_refused():
     client = Client()
     table = make_table(client, members=[f"Player {n}" for n in range(1, 31)])
-    response = client.post(f"/t/{table.edit_token}/members/", {"name": "Dev"})
+    data = {"name": "Dev", "version": version(table)}
+    response = client.post(f"/t/{table.edit_token}/members/", data)
     assert response.status_code == 422
     assert field_error(text(response), "member") == "A table has at most 30 members"
     assert len(table.member_names()) == 30
@@ -244,17 +258,23 @@ def test_a_member_who_sits_in_a_game_cannot_be_removed():
     # A game imported with a member's name in capitals seats that member too.
     from tracker import tables
 
-    table.add_member("Zoë")
+    table.add_member("Zoë", made_against=int(version(table)))
     doc = {"schema": "rummy-tracker.game/1", "format": "pool", "players": ["ZOË", "Asha"]}
-    tables.import_game(table, doc)
+    tables.import_game(table, doc, made_against=int(version(table)))
     assert table.member_names() == [*FAMILY, "Zoë"]
     zoe = table.members.get(name="Zoë")
-    response = client.post(f"/t/{table.edit_token}/members/{zoe.pk}/remove/")
+    response = client.post(
+        f"/t/{table.edit_token}/members/{zoe.pk}/remove/", {"version": version(table)}
+    )
     assert response.status_code == 422
     assert "Zoë sits in a game of this table, so stays a member" in text(response)
     asha = table.members.get(name="Asha")
     for headers in ({}, HTMX):
-        response = client.post(f"/t/{table.edit_token}/members/{asha.pk}/remove/", **headers)
+        response = client.post(
+            f"/t/{table.edit_token}/members/{asha.pk}/remove/",
+            {"version": version(table)},
+            **headers,
+        )
         assert response.status_code == 422
         assert "Asha sits in a game of this table, so stays a member" in text(response)
     assert table.member_names() == [*FAMILY, "Zoë"]
@@ -269,6 +289,7 @@ def test_a_game_seating_a_non_member_is_refused_and_nothing_is_saved():
         "format": "pool-101",
         "rules_for": "pool-101",
         "seat": [*member_ids(table, "Asha"), dev.pk],
+        "version": version(table),
     }
     for headers in ({}, HTMX):
         response = client.post(f"/t/{table.edit_token}/new/", data, **headers)
@@ -279,7 +300,9 @@ def test_a_game_seating_a_non_member_is_refused_and_nothing_is_saved():
     from tracker.models import MemberError
 
     with pytest.raises(MemberError, match="Dev is not a member of this table"):
-        tables.start_game(table, "pool", {}, ["Asha", "Dev"], "Asha")
+        tables.start_game(
+            table, "pool", {}, ["Asha", "Dev"], "Asha", made_against=int(version(table))
+        )
     assert Game.objects.count() == 0
     # One seat is no game: the engine's words, beside the seats.
     response = client.post(
@@ -296,7 +319,8 @@ def test_an_upload_that_is_not_json_is_refused_beside_the_field():
     client = Client()
     table = make_table(client)
     upload = SimpleUploadedFile("t.json", b'{"schema": "rummy-tracker.table/1", "games": [')
-    response = client.post(f"/t/{table.edit_token}/upload/", {"file": upload})
+    data = {"file": upload, "version": version(table)}
+    response = client.post(f"/t/{table.edit_token}/upload/", data)
     assert response.status_code == 422
     assert "Not imported: document: not a JSON document" in field_error(text(response), "file")
     response = client.post("/tables/import/", {"file": SimpleUploadedFile("t.json", b"[]")})
@@ -315,7 +339,8 @@ def test_a_csv_game_uploaded_into_the_table_joins_it():
     post_deal(client, game, "Dev", Asha=80)
     csv = client.get(f"/g/{game.edit_token}/game.csv").content
     response = client.post(
-        f"/t/{table.edit_token}/upload/", {"file": SimpleUploadedFile("g.csv", csv)}
+        f"/t/{table.edit_token}/upload/",
+        {"file": SimpleUploadedFile("g.csv", csv), "version": version(table)},
     )
     assert response.status_code == 302
     assert table.member_names() == [*FAMILY, "Dev"]

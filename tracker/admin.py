@@ -36,7 +36,7 @@ class MemberInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["name", "created_at", "updated_at"]
+    list_display = ["name", "revision", "created_at", "updated_at"]
     search_fields = ["name", "members__name"]
     readonly_fields = ["edit_token", "view_token", "created_at", "updated_at"]
     inlines = [MemberInline]

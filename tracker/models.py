@@ -11,6 +11,7 @@ import secrets
 from django.db import models, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import document, i18n, rules, sheet
@@ -191,8 +192,12 @@ class Game(models.Model):
         return cls._store(game_doc, state, created_from)
 
     @classmethod
-    def _store(cls, game_doc, state, created_from="", table=None, **kept):
-        """Save a checked game; `kept` carries a backup's tokens and dates."""
+    def _store(cls, game_doc, state, created_from="", table=None, bump_table=True, **kept):
+        """Save a checked game; `kept` carries a backup's tokens and dates.
+
+        A game made for a table is a change to the table: its revision is
+        bumped, unless the caller (one change making several games) bumps it.
+        """
         names = game_doc["players"]
         game = cls.objects.create(
             **kept,
@@ -211,6 +216,8 @@ class Game(models.Model):
             Event.from_dict(game, position, event, serial=position + 1)
             for position, event in enumerate(game_doc["history"])
         )
+        if table is not None and bump_table:
+            table.bump()
         return game
 
     def locked(self):
@@ -446,6 +453,10 @@ class Table(models.Model):
     created_from = models.CharField(
         max_length=64, blank=True, editable=False, help_text="Keyed hash of the creator's address."
     )
+    # Bumped by every change to the table (a member added or removed, a game of
+    # the table made or imported), so a form made before another phone's change,
+    # or the same post sent twice, is refused: a version number, not a score.
+    revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -520,10 +531,32 @@ class Table(models.Model):
     def locked(self):
         return Table.objects.select_for_update().get(pk=self.pk)
 
-    @transaction.atomic
-    def add_member(self, name):
-        """Add one member at the end; raises MemberError and saves nothing when refused."""
+    def locked_at(self, made_against):
+        """This table re-read with its row locked, if it is still at revision `made_against`.
+
+        Called inside the transaction that makes the change: a form made
+        against an older revision (another phone's change came first, or the
+        same post arrives twice) raises StaleTable before anything is checked
+        or changed. On SQLite the IMMEDIATE transaction already serialises writers.
+        """
         table = self.locked()
+        if made_against != table.revision:
+            raise StaleTable(table)
+        return table
+
+    def bump(self):
+        """Count a change to the table (in the transaction that makes it)."""
+        Table.objects.filter(pk=self.pk).update(
+            revision=models.F("revision") + 1, updated_at=timezone.now()
+        )
+        self.revision = Table.objects.values_list("revision", flat=True).get(pk=self.pk)
+        return self.revision
+
+    @transaction.atomic
+    def add_member(self, name, made_against):
+        """Add one member at the end; raises MemberError and saves nothing when refused,
+        StaleTable if the table changed since `made_against`."""
+        table = self.locked_at(made_against)
         name = check_member_name(name)
         members = list(table.members.all())
         if any(m.name.casefold() == name.casefold() for m in members):
@@ -532,13 +565,14 @@ class Table(models.Model):
             raise MemberError(_("A table has at most %(n)s members") % {"n": MAX_MEMBERS})
         order = max((m.order for m in members), default=0) + 1
         member = Member.objects.create(table=table, name=name, order=order)
-        table.save(update_fields=["updated_at"])
+        self.revision = table.bump()
+        self._prefetched_objects_cache = {}
         return member
 
     @transaction.atomic
-    def remove_member(self, member_id):
-        """Remove a member no game of the table seats."""
-        table = self.locked()
+    def remove_member(self, member_id, made_against):
+        """Remove a member no game of the table seats; StaleTable as add_member."""
+        table = self.locked_at(made_against)
         member = table.members.filter(pk=member_id).first()
         if member is None:
             raise MemberError(_("That member is not at this table"))
@@ -552,7 +586,8 @@ class Table(models.Model):
         if table.members.count() <= MIN_MEMBERS:
             raise MemberError(_("A table needs at least %(n)s members") % {"n": MIN_MEMBERS})
         member.delete()
-        table.save(update_fields=["updated_at"])
+        self.revision = table.bump()
+        self._prefetched_objects_cache = {}
         return member
 
     def add_missing_members(self, names):
@@ -581,6 +616,14 @@ class Table(models.Model):
                 raise MemberError(
                     _("%(name)s is not a member of this table") % {"name": name}, "seats"
                 )
+
+
+class StaleTable(Exception):
+    """A change to a table made against an older revision of it than the one stored."""
+
+    def __init__(self, table):
+        super().__init__(f"the table is at revision {table.revision} now")
+        self.revision = table.revision
 
 
 class Member(models.Model):

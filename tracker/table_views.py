@@ -21,9 +21,17 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from . import document, i18n, rules, stats, tables
 from .forms import FORMAT_CHOICES, NewGame
-from .models import Game, MemberError, Table
+from .models import Game, MemberError, StaleTable, Table
 from .table_chart import money_svg, wins_svg
-from .views import MAX_UPLOAD, TOO_MANY, _client_key, _remember, _svg, _too_many_games
+from .views import (
+    MAX_UPLOAD,
+    TOO_MANY,
+    _client_key,
+    _made_against,
+    _remember,
+    _svg,
+    _too_many_games,
+)
 
 YOUR_TABLES = "tables"  # session key: the table links this browser has opened
 YOUR_TABLES_KEPT = 20
@@ -231,30 +239,66 @@ def watch_table(request, token):
     return _show_table(request, table, can_edit=False)
 
 
-def _after_change(request, table, errors=None, status=200):
+def _after_change(request, table, errors=None, status=200, **extra):
     """After a change: the table part for htmx (or the refusal beside its field)."""
     if errors:
-        return _show_table(request, table, True, status=422, errors=errors)
+        return _show_table(request, table, True, status=422, errors=errors, **extra)
     if request.htmx:
         return _show_table(request, table, True, status=status)
     return redirect(table)
 
 
+STALE = gettext_lazy("Someone else just changed the table. Here it is now.")
+NO_VERSION = gettext_lazy(
+    "Nothing was saved: the form did not say which version of the table it was made for. "
+    "Here it is now."
+)
+
+
+def _stale_notice(version):
+    """(status, notice) for a post made against another revision, or with none."""
+    return (400, NO_VERSION) if version is None else (409, STALE)
+
+
+def _still_at(table, version):
+    """Whether the stored table is still at `version` (read again, not from `table`)."""
+    return Table.objects.filter(pk=table.pk, revision=version).exists()
+
+
+def _stale(request, table, version, **typed):
+    """The table as it is now, what was typed kept: 409, or 400 with no version."""
+    table.refresh_from_db()
+    status, notice = _stale_notice(version)
+    return _show_table(request, table, True, status=status, notice=notice, **typed)
+
+
 @require_POST
 def add_member(request, token):
     table = _table_or_404(token, can_edit=True)
+    version = _made_against(request)
+    name = (request.POST.get("name") or "")[:200]
+    typed = {"typed_member": name}
+    if version != table.revision:  # stale, before the name is looked at
+        return _stale(request, table, version, **typed)
     try:
-        table.add_member((request.POST.get("name") or "")[:200])
+        table.add_member(name, version)
+    except StaleTable:
+        return _stale(request, table, version, **typed)
     except MemberError as error:
-        return _after_change(request, table, {"member": error.message})
+        return _after_change(request, table, {"member": error.message}, **typed)
     return _after_change(request, table)
 
 
 @require_POST
 def remove_member(request, token, member):
     table = _table_or_404(token, can_edit=True)
+    version = _made_against(request)
+    if version != table.revision:
+        return _stale(request, table, version)
     try:
-        table.remove_member(member)
+        table.remove_member(member, version)
+    except StaleTable:
+        return _stale(request, table, version)
     except MemberError as error:
         return _after_change(request, table, {"members": error.message})
     return _after_change(request, table)
@@ -263,15 +307,27 @@ def remove_member(request, token, member):
 @require_POST
 def play_again(request, token, game):
     table = _table_or_404(token, can_edit=True)
+    version = _made_against(request)
+    if version != table.revision:  # the same tap sent twice starts one game
+        return _stale(request, table, version)
     previous = table.games.filter(pk=game).first()
     if previous is None:
         raise Http404("No such game at this table.")
+    refused = None
     if tables.summaries([previous])[0]["status"] != "finished":
-        return _after_change(request, table, {"games": gettext("That game is still being played.")})
-    if _too_many_games(request):
-        return _after_change(request, table, {"games": TOO_MANY})
+        refused = gettext("That game is still being played.")
+    elif _too_many_games(request):
+        refused = TOO_MANY
+    if refused and not _still_at(table, version):  # another phone's change came first
+        return _stale(request, table, version)
+    if refused:
+        return _after_change(request, table, {"games": refused})
     try:
-        made = tables.play_again(table, previous, created_from=_client_key(request))
+        made = tables.play_again(
+            table, previous, created_from=_client_key(request), made_against=version
+        )
+    except StaleTable:
+        return _stale(request, table, version)
     except (MemberError, rules.RuleError) as error:
         return _after_change(request, table, {"games": _message(error)})
     _remember(request, made, can_edit=True)
@@ -284,23 +340,30 @@ def play_again(request, token, game):
 def upload(request, token):
     """A game (JSON or CSV) or a table document imported into this table."""
     table = _table_or_404(token, can_edit=True)
+    version = _made_against(request)
+    if version != table.revision:  # before the file is read
+        return _stale(request, table, version)
     error = _upload_error(request)
     if error is None:
         creator = _client_key(request)
         try:
             text = request.FILES["file"].read().decode("utf-8-sig")
             if not text.lstrip().startswith("{"):
-                tables.import_game(table, text, creator)
+                tables.import_game(table, text, creator, made_against=version)
             else:
                 doc = document.loads(text)
                 if isinstance(doc, dict) and doc.get("schema") == tables.SCHEMA:
-                    tables.import_document(doc, creator, into=table)
+                    tables.import_document(doc, creator, into=table, made_against=version)
                 else:
-                    tables.import_game(table, doc, creator)
+                    tables.import_game(table, doc, creator, made_against=version)
+        except StaleTable:
+            return _stale(request, table, version)
         except UnicodeDecodeError:
             error = gettext("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:
             error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
+    if error and not _still_at(table, version):
+        return _stale(request, table, version)
     if error:
         return _show_table(request, table, True, status=422, errors={"file": error})
     messages.success(request, gettext("Imported."))
@@ -362,7 +425,7 @@ def watch_qr_code(request, token):
 
     table = _table_or_404(token, can_edit=False)
     url = request.build_absolute_uri(table.get_view_url())
-    return _svg(share.qr_svg(url, title="QR code of the table's view link"))
+    return _svg(share.qr_svg(url, title=gettext("QR code of the table's view link")))
 
 
 # ---------------------------------------------------------------- a new game from the table
@@ -408,12 +471,15 @@ def new_table_game(request, token):
     table = _table_or_404(token, can_edit=True)
     members = list(table.members.all())
     if request.method == "GET":
-        return _game_form(request, table, TableGame(members))
+        return _game_form(request, table, TableGame(members), table.revision)
     form = TableGame(members, request.POST)
+    version = _made_against(request)
     action = request.POST.get("action", "")
-    if action == "refresh":
+    if action == "refresh":  # not a change: the form keeps the version it was made against
         form.edit_seats(action)
-        return _game_form(request, table, form)
+        return _game_form(request, table, form, version)
+    if version != table.revision:  # stale, before anything chosen is looked at
+        return _stale_game_form(request, table, version)
     fmt, table_rules = form.table_rules()
     names, dealer = form.seats()
     if getattr(form, "unknown", False):
@@ -422,25 +488,51 @@ def new_table_game(request, token):
     if not form.errors and _too_many_games(request):
         form.errors["form"] = TOO_MANY
         status = 429
+    if form.errors and not _still_at(table, version):
+        return _stale_game_form(request, table, version)
     game = None
     if not form.errors:
         try:
             game = tables.start_game(
-                table, fmt, table_rules, names, dealer, form.name, _client_key(request)
+                table,
+                fmt,
+                table_rules,
+                names,
+                dealer,
+                form.name,
+                _client_key(request),
+                made_against=version,
             )
+        except StaleTable:
+            return _stale_game_form(request, table, version)
         except MemberError as error:
             form.errors["players"] = error.message
         except rules.RuleError as error:
             form.add_error(error)
     if game is None:
-        return _game_form(request, table, form, status=status)
+        return _game_form(request, table, form, version, status=status)
     _remember(request, game, can_edit=True)
     if request.htmx:
         return HttpResponseClientRedirect(game.get_absolute_url())
     return redirect(game)
 
 
-def _game_form(request, table, form, status=200):
-    context = {"table": table, "form": form, "formats": FORMAT_CHOICES}
+def _stale_game_form(request, table, version):
+    """The new-game form made again from the table as it is now, what was chosen kept."""
+    table.refresh_from_db()
+    form = TableGame(list(table.members.all()), request.POST)
+    form.errors = {}  # nothing chosen was looked at
+    status, notice = _stale_notice(version)
+    return _game_form(request, table, form, table.revision, status=status, notice=notice)
+
+
+def _game_form(request, table, form, version, status=200, notice=None):
+    context = {
+        "table": table,
+        "form": form,
+        "formats": FORMAT_CHOICES,
+        "version": version,
+        "notice": notice,
+    }
     template = "tracker/table_game.html#form" if request.htmx else "tracker/table_game.html"
     return render(request, template, context, status=status)

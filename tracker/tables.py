@@ -114,11 +114,13 @@ def read(doc):
 
 
 @transaction.atomic
-def import_document(doc, created_from="", into=None):
+def import_document(doc, created_from="", into=None, made_against=None):
     """A new table from a table document (or its games added `into` a table).
 
     Every game is replayed first; if any is refused, or the members are not
     right, nothing is created. Players who are not members become members.
+    Adding `into` a table is one change to it, made against the revision
+    `made_against` (StaleTable if the table changed since, or None is given).
     """
     name, members, replayed = read(doc)
     try:
@@ -129,17 +131,21 @@ def import_document(doc, created_from="", into=None):
                 names += [p for p in game["players"] if p.casefold() not in known]
             table = Table.start(name, names, created_from)
         else:
-            table = into.locked()
+            table = into.locked_at(made_against)
             table.add_missing_members(Table.check_members(members, "file") if members else [])
     except MemberError as error:
         raise TableError(error.message, "file" if into is not None else error.field) from None
     for game, state in replayed:
         add_game(table, game, state, created_from)
+    if into is not None:
+        into.revision = table.bump()
     return table
 
 
-def import_game(table, doc, created_from=""):
-    """A game document (dict) or CSV (text) imported into the table; its players join."""
+def import_game(table, doc, created_from="", *, made_against):
+    """A game document (dict) or CSV (text) imported into the table; its players join.
+
+    One change to the table, made against the revision `made_against`."""
     with transaction.atomic():
         if isinstance(doc, str):
             from . import sheet
@@ -147,42 +153,50 @@ def import_game(table, doc, created_from=""):
             game_doc, state = sheet.load_csv(doc)
         else:
             game_doc, state = document.read(doc)
-        return add_game(table.locked(), game_doc, state, created_from)
+        locked = table.locked_at(made_against)
+        game = add_game(locked, game_doc, state, created_from)
+        table.revision = locked.bump()
+        return game
 
 
 def add_game(table, game_doc, state, created_from="", **kept):
-    """Store a checked game in the table, adding its players who are not members."""
+    """Store a checked game in the table, adding its players who are not members.
+
+    The caller holds the table's lock and counts the change (`Table.bump`):
+    one import may add several games.
+    """
     try:
         table.add_missing_members(game_doc["players"])
     except MemberError as error:
         raise TableError(error.message) from None
-    game = Game._store(game_doc, state, created_from, table, **kept)
-    table.save(update_fields=["updated_at"])
-    return game
+    return Game._store(game_doc, state, created_from, table, bump_table=False, **kept)
 
 
 # ---------------------------------------------------------------- games from the table
 
 
-def start_game(table, fmt, table_rules, seats, first_dealer, name=None, created_from=""):
-    """A new game of the table; every seat must be a member. Raises MemberError or RuleError."""
+def start_game(
+    table, fmt, table_rules, seats, first_dealer, name=None, created_from="", *, made_against
+):
+    """A new game of the table; every seat must be a member. Raises MemberError or RuleError,
+    or StaleTable if the table changed since the revision `made_against`."""
     with transaction.atomic():
-        table = table.locked()
-        table.seat_check(seats)
-        game = Game.create(
+        locked = table.locked_at(made_against)
+        locked.seat_check(seats)
+        game = Game.create(  # the table's revision is bumped with the game
             fmt,
             table_rules,
             seats,
             first_dealer,
             name=name,
             created_from=created_from,
-            table=table,
+            table=locked,
         )
-        table.save(update_fields=["updated_at"])
+        table.revision = locked.revision
         return game
 
 
-def play_again(table, previous, created_from=""):
+def play_again(table, previous, created_from="", *, made_against):
     """The same format, rules and seats; the first deal passes to the next seat."""
     names = previous.seat_names()
     dealer = names[previous.first_dealer % len(names)]
@@ -194,4 +208,5 @@ def play_again(table, previous, created_from=""):
         dealer,
         name=previous.name,
         created_from=created_from,
+        made_against=made_against,
     )

@@ -72,6 +72,9 @@ def test_a_family_table_from_start_to_play_again_and_the_view_link(phone, screen
 
     # Play again the pool game: the same seats, Ravi deals first this time.
     pool = page.locator("#games li", has_text="Pool 101")
+    # Its form posts the table's version: two games made from the table so far.
+    assert Table.objects.get().revision == 2
+    expect(pool.locator("input[name=version]")).to_have_value("2")
     pool.get_by_role("button", name=re.compile("Play again")).click()
     expect(page.get_by_role("heading", name=re.compile("Enter deal 1"))).to_be_visible()
     expect(page.locator("#deal-title")).to_contain_text("Ravi deals")
@@ -98,3 +101,25 @@ def test_a_family_table_from_start_to_play_again_and_the_view_link(phone, screen
         assert other.locator("#deal-entry").count() == 0
     finally:
         watcher.close()
+
+
+def test_a_member_added_on_a_stale_table_page_is_refused_and_kept_to_send_again(phone, axe):
+    """Another phone changed the table first: this one is told, and its typing stays."""
+    page = phone
+    table = Table.start("Nani's table", ["Asha", "Ravi", "Meena"])
+    page.goto(table.get_absolute_url())
+    # The other phone adds Dev while this one's page still shows three members.
+    table.add_member("Dev", made_against=0)
+    page.get_by_label("New member").fill("Zoë")
+    page.get_by_role("button", name="+ Add member").click()
+    notice = page.locator("#table .notice")
+    expect(notice).to_have_text("Someone else just changed the table. Here it is now.")
+    expect(page.locator("#members")).to_contain_text("Dev")
+    expect(page.get_by_label("New member")).to_have_value("Zoë")
+    assert table.member_names() == ["Asha", "Ravi", "Meena", "Dev"]
+    assert not axe.violations(page), axe.report(axe.violations(page))
+    # Sent again from the page as it is now: taken.
+    page.get_by_role("button", name="+ Add member").click()
+    expect(page.locator("#members li", has_text="Zoë")).to_have_count(1)
+    expect(notice).to_have_count(0)
+    assert table.member_names() == ["Asha", "Ravi", "Meena", "Dev", "Zoë"]
