@@ -3,8 +3,45 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
-EXAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "docs" / "examples"
+ROOT = Path(__file__).resolve().parent.parent
+
+# CI=true (as CI sets it): a browser or PostgreSQL test that would skip fails
+# instead, saying why, so a green CI run always means both ran.
+IN_CI = os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+MUST_RUN = {"browser": "browser", "postgres": "PostgreSQL"}
+
+# Hypothesis: in CI the same examples every run, with the examples that once
+# failed kept in test-output/hypothesis and tried first. Hypothesis refuses
+# derandomize=True together with a database, so the profile derandomizes the
+# way --hypothesis-seed does: one fixed seed (HYPOTHESIS_SEED, default 0) for
+# every test. HYPOTHESIS_PROFILE=ci picks the profile outside CI too.
+hypothesis_settings.register_profile(
+    "ci",
+    database=DirectoryBasedExampleDatabase(ROOT / "test-output" / "hypothesis"),
+    print_blob=True,
+)
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if IN_CI else "default")
+hypothesis_settings.load_profile(HYPOTHESIS_PROFILE)
+if HYPOTHESIS_PROFILE == "ci":
+    from hypothesis import core as hypothesis_core
+
+    # Hypothesis' pytest plugin sets the same after this, from --hypothesis-seed if given.
+    hypothesis_core.global_force_seed = int(os.environ.get("HYPOTHESIS_SEED", "0"))
+
+
+def _examples_dir():
+    """../shared/docs/examples beside the repo (also from mutmut's copy in test-output/)."""
+    for parent in Path(__file__).resolve().parents:
+        found = parent / "shared" / "docs" / "examples"
+        if found.is_dir():
+            return found
+    return ROOT.parent / "shared" / "docs" / "examples"
+
+
+EXAMPLES = _examples_dir()
 
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
@@ -48,6 +85,35 @@ def load_example(path):
 
 def input_part(doc):
     return {key: value for key, value in doc.items() if key != "state"}
+
+
+def must_run(item):
+    """`browser` or `PostgreSQL` when CI may not skip `item`, else None.
+
+    The SQLite pass of scripts/test.sh skips the `postgres` tests with
+    TRACKER_POSTGRES_LATER set: its PostgreSQL pass runs them (or fails).
+    """
+    if not IN_CI:
+        return None
+    for marker, what in MUST_RUN.items():
+        if item.get_closest_marker(marker):
+            if marker == "postgres" and os.environ.get("TRACKER_POSTGRES_LATER"):
+                continue
+            return what
+    return None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """With CI=true, a browser or PostgreSQL test that skipped has failed, with the reason."""
+    report = yield
+    what = must_run(item)
+    if what and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        reason = str(reason).removeprefix("Skipped: ")
+        report.outcome = "failed"
+        report.longrepr = f"CI=true: the {what} tests must run, but this one was skipped: {reason}"
+    return report
 
 
 def pytest_collection_modifyitems(config, items):

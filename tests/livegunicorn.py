@@ -8,9 +8,10 @@ database created beside the one DATABASE_URL names and dropped afterwards).
 - `live_database(backend, tmp_dir)`: a migrated database; `.import_game(doc)`,
   `.export_game(token)`, `.stored_events(game_id)` read and write it through
   the app's own commands and ORM.
-- `live_server(db, log_dir)`: `gunicorn tracker.wsgi` with several workers on
-  127.0.0.1 and a free port, answering before it is handed over, stopped
-  (terminate, then kill) afterwards; `.worker_pids()` for the fault tests.
+- `live_server(db, log_dir, workers, env)`: `gunicorn tracker.wsgi` with several
+  workers on 127.0.0.1 and a free port (`env`: more environment, e.g. CACHE_URL),
+  answering before it is handed over, stopped (terminate, then kill) afterwards;
+  `.worker_pids()` for the fault tests.
 - `Browser`: a standard-library HTTP client with a cookie jar, that never
   follows redirects; `deal_form(page)` reads the CSRF token and the version
   from a game page.
@@ -251,6 +252,7 @@ class LiveServer:
     db: LiveDatabase
     log_path: Path
     workers: int = WORKERS
+    env: dict = field(default_factory=dict)  # more environment, e.g. CACHE_URL
     port: int = 0
     process: subprocess.Popen | None = None
     _log: object = None
@@ -288,7 +290,7 @@ class LiveServer:
                     "5",
                 ],
                 cwd=ROOT,
-                env=server_env(self.db.url),
+                env=server_env(self.db.url, **self.env),
                 stdout=self._log,
                 stderr=subprocess.STDOUT,
             )
@@ -348,11 +350,12 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def live_server(db, log_dir, workers=WORKERS):
+def live_server(db, log_dir, workers=WORKERS, env=None):
     ensure_static_files()
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
-    server = LiveServer(db, log_dir / f"gunicorn-{secrets.token_hex(3)}.log", workers)
+    log = log_dir / f"gunicorn-{secrets.token_hex(3)}.log"
+    server = LiveServer(db, log, workers, env or {})
     server.start()
     try:
         yield server
@@ -495,12 +498,20 @@ def deal_number(event):
     return k if deal_event(k) == event else None
 
 
-def engine_document(doc):
-    """The document the rules engine makes of a stored document's input part."""
-    from tracker import document, rules
-
-    game = {key: doc[key] for key in document.INPUT_KEYS}
-    state = rules.replay(
-        game["format"], game["rules"], game["players"], game["history"], game["first_dealer"]
-    )
-    return json.loads(json.dumps(document.write(game, state))), state
+def check_points_state(doc):
+    """The exported state of a points game at 1 a point (points_game_doc) against
+    figures worked out from its history by rules.md, not by the engine: every loser
+    pays the winner their points, the deal passes to the next seat each time."""
+    balance = dict.fromkeys(NAMES, 0)
+    lost = dict.fromkeys(NAMES, 0)
+    for event in doc["history"]:
+        for name, points in event["results"].items():
+            balance[name] -= points
+            balance[event["winner"]] += points
+            lost[name] += points
+    state = doc["state"]
+    assert (state["status"], state["deals_played"]) == ("in_progress", len(doc["history"]))
+    assert state["next_dealer"] == NAMES[len(doc["history"]) % len(NAMES)]
+    assert [(p["name"], p["total"], p["balance"], p["amount"]) for p in state["players"]] == [
+        (name, lost[name], balance[name], f"{balance[name]}.00") for name in NAMES
+    ]

@@ -1,7 +1,10 @@
 """Fuzzing every form and endpoint with random and malformed data (strategies in
 tests/fuzz_strategies.py): never a 500, always a clear message, and nothing stored
-changes when a request is refused. A request that is accepted leaves a game that
-replays through the engine and survives export and import (JSON and CSV).
+changes when a request is refused. A request that is accepted stores exactly what
+was posted (the Event rows are read back and compared with the event worked out
+from the form's fields alone: a deal form that swapped first and middle drop
+fails test_game_endpoints), and leaves a game that replays through the engine and
+survives export and import (JSON and CSV).
 
 Import documents get the same treatment through the import page and the
 `import_game` command. A full run fails unless at least MIN_REQUESTS requests
@@ -24,7 +27,7 @@ import logging
 import re
 import time
 from collections import Counter
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 import pytest
 from django.contrib.messages import get_messages
@@ -424,8 +427,95 @@ def game_request(draw, game, state, history):
     return method, path, {}, "wrong-method", right
 
 
-def check_exchange(response, method, label, right, game, before, before_world):
-    """The checks after one request about `game`."""
+def stored_events(game):
+    """The game's history as its Event rows hold it, read back from the database."""
+    return [
+        {"type": row.type, **row.data}
+        for row in Event.objects.filter(game=game).order_by("position")
+    ]
+
+
+def plain(form, keys):
+    """Whether each of `keys` in the form is absent or one plain string (no list)."""
+    return all(isinstance(form.get(key, ""), str) for key in keys)
+
+
+def posted_deal(form, playing):
+    """The deal a family meant by this deal form, worked out from the fields alone:
+    `winner` is a seat, `r<seat>` first_drop / middle_drop / full_count / wrong_show
+    or points, then `p<seat>` the points in ASCII digits. None when the form is not
+    that plain (the engine and the form then decide, and other checks apply)."""
+    by_seat = {str(p.seat): p.name for p in playing}
+    keys = ["winner", *(f"{k}{seat}" for seat in by_seat for k in "rp")]
+    if not plain(form, keys) or form.get("winner") not in by_seat:
+        return None
+    winner = by_seat[form["winner"]]
+    results = {}
+    for seat, name in by_seat.items():
+        if name == winner:
+            continue
+        kind = form.get(f"r{seat}", "points")
+        if kind in ("first_drop", "middle_drop", "full_count", "wrong_show"):
+            results[name] = kind
+        elif kind == "points" and re.fullmatch(r"[0-9]{1,3}", form.get(f"p{seat}", "")):
+            results[name] = int(form[f"p{seat}"])
+        else:
+            return None
+    return {"type": "deal", "winner": winner, "results": results}
+
+
+def posted_event(label, path, form, state, history, game):
+    """What the accepted request should have stored, worked out from the request
+    alone: [(position, event)] to replace or append, or None when not worked out."""
+    if label == "deal":
+        event = posted_deal(form, state.in_players)
+        return None if event is None else (len(history), event)
+    if label == "edit":
+        index = deal_position(unquote(path.rstrip("/").rsplit("/", 1)[1]), history)
+        if index is None:
+            return None
+        event = posted_deal(form, game.replay(history[:index]).in_players)
+        return None if event is None else (index, event)
+    if label == "rejoin":
+        if not plain(form, ["player"]):
+            return None
+        return len(history), {"type": "rejoin", "player": form.get("player", "")}
+    if label == "split":
+        keys = ["method", *(f"s{p.seat}" for p in state.players)]
+        if not plain(form, keys) or form.get("method", "drops") not in ("drops", "equal", "custom"):
+            return None
+        event = {"type": "split", "method": form.get("method", "drops")}
+        if event["method"] == "custom":
+            event["shares"] = {
+                p.name: form.get(f"s{p.seat}", "").strip() for p in state.players if p.is_in
+            }
+        return len(history), event
+    if label == "end":
+        return len(history), {"type": "end"}
+    return None
+
+
+def check_stored_as_posted(game, label, path, form, state, history):
+    """An accepted request stored exactly what was posted: the Event rows read back
+    are the history before, with the posted event appended (or in the edited deal's
+    place), or the deleted one gone."""
+    rows = stored_events(game)
+    if label == "delete":
+        where = unquote(path.rstrip("/").rsplit("/", 2)[1])
+        index = int(where)
+        assert rows == history[:index] + history[index + 1 :], (path, rows)
+        return
+    worked = posted_event(label, path, form, state, history, game)
+    if worked is None:
+        return
+    index, event = worked
+    want = [*history[:index], event, *history[index + 1 :]]
+    assert rows == want, (label, form, rows[index:], want[index:])
+    CHANGES[f"{label} as posted"] += 1
+
+
+def check_exchange(response, method, label, right, game, before, before_world, sent=None):
+    """The checks after one request about `game`; `sent` = (path, form, state, history)."""
     status = response.status_code
     after = stored(game)
     if after != before:
@@ -436,6 +526,8 @@ def check_exchange(response, method, label, right, game, before, before_world):
         if status == 302:
             assert response["Location"] == game.get_absolute_url()
         check_stored_game(game)
+        if sent is not None:
+            check_stored_as_posted(game, label, *sent)
         CHANGES[label] += 1
         return
     assert world() == before_world
@@ -465,7 +557,8 @@ def test_game_endpoints(start, data):
         htmx = data.draw(st.booleans(), label="htmx")
         before_world = world()
         response = send(client, method, path, form, label=label, htmx=htmx)
-        check_exchange(response, method, label, right, game, before, before_world)
+        sent = (path, form, state, history)
+        check_exchange(response, method, label, right, game, before, before_world, sent)
 
 
 # ---------------------------------------------------------------- the split page
@@ -497,7 +590,8 @@ def test_split_page(form, method):
     game = Game.create("pool", {"entry_fee": "10"}, SPLIT_PLAYERS)
     before, before_world = stored(game), world()
     response = send(CLIENT, method, f"/g/{game.edit_token}/split/", form, label="split")
-    check_exchange(response, method, "split", True, game, before, before_world)
+    sent = (f"/g/{game.edit_token}/split/", form, SPLIT_STATE, [])
+    check_exchange(response, method, "split", True, game, before, before_world, sent)
     if response.status_code == 302 and stored(game) != before:
         assert game.state().split is not None
 
@@ -520,15 +614,22 @@ REJOIN_STATE = rules.replay("pool", {"entry_fee": "5"}, REJOIN_PLAYERS, KNOCK_OU
 @example(form={"player": ["Asha", "Ravi"], "version": ["1", "2"]}, htmx=False)
 @example(form={"player": fz.WIDE_NAME}, htmx=True)
 def test_rejoin(form, htmx):
+    # Ravi is out on 160; Asha has 0, Meena 0 and Kiran 4, the highest still in.
     assert REJOIN_STATE.can_rejoin == ["Ravi"]
     game = Game.create("pool", {"entry_fee": "5"}, REJOIN_PLAYERS, history=KNOCK_OUT)
     before, before_world = stored(game), world()
     response = send(
         CLIENT, "POST", f"/g/{game.edit_token}/rejoin/", form, label="rejoin", htmx=htmx
     )
-    check_exchange(response, "POST", "rejoin", True, game, before, before_world)
+    sent = (f"/g/{game.edit_token}/rejoin/", form, REJOIN_STATE, KNOCK_OUT)
+    check_exchange(response, "POST", "rejoin", True, game, before, before_world, sent)
     if stored(game) != before:
-        assert game.state().player("Ravi").total == REJOIN_STATE.rejoin_total()
+        # Ravi starts at 4 + 1; the pot is 5 entry fees of 5.
+        assert stored_events(game)[-1] == {"type": "rejoin", "player": "Ravi"}
+        doc = game.as_document()["state"]
+        ravi = next(p for p in doc["players"] if p["name"] == "Ravi")
+        assert (ravi["total"], ravi["status"], ravi["rejoins"]) == (5, "in", 1)
+        assert doc["pot"] == "25.00"
 
 
 # ---------------------------------------------------------------- links that lead nowhere, CSRF

@@ -4,6 +4,7 @@ command, and the search checked against a brute force on thousands of hands."""
 import io
 import itertools
 import json
+import os
 import random
 from collections import Counter
 from functools import cache
@@ -12,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tracker.hand import HandError, parse_cards, score_hand
+from tracker.hand import HandError, parse_cards, parse_wild, score_hand
 
 SUITS = "SHDC"
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -244,16 +245,51 @@ def test_bad_input_is_refused_with_a_clear_message(cards, wild, message):
         score_hand(cards, wild)
 
 
-def test_bad_house_rules_are_refused():
-    cards = "AS 2S 3S 4H 5H 6H 7D 7C 7S 9C 10C JC QC"
-    with pytest.raises(HandError, match="natural_wild"):
-        score_hand(cards, natural_wild="maybe")
-    with pytest.raises(HandError, match="count"):
-        score_hand(cards, count="some")
-    with pytest.raises(HandError, match="ace_value"):
-        score_hand(cards, ace_value=11)
-    with pytest.raises(HandError, match="full_count"):
-        score_hand(cards, full_count=-1)
+SHOW = "AS 2S 3S 4H 5H 6H 7D 7C 7S 9C 10C JC QC"
+CARD_HELP = (
+    "write a rank (A, 2-10 or T, J, Q, K) and a suit (S, H, D, C), or PJ for a printed joker"
+)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"natural_wild": "maybe"}, 'natural_wild must be "pure" or "joker"'),
+        ({"jokers_in_sets": "yes"}, "jokers_in_sets must be true or false"),
+        ({"count": "some"}, 'count must be "all", "except_pure" or "groups_excluded"'),
+        ({"ace_value": 11}, "ace_value must be 10 or 1"),
+        ({"ace_value": True}, "ace_value must be 10 or 1"),
+        ({"full_count": -1}, "full_count must be a whole number, 0 or more"),
+        ({"full_count": "80"}, "full_count must be a whole number, 0 or more"),
+        ({"full_count": True}, "full_count must be a whole number, 0 or more"),
+    ],
+)
+def test_bad_house_rules_are_refused(change, message):
+    with pytest.raises(HandError) as caught:
+        score_hand(SHOW, **change)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("card", ["AX", "1S", "Q", "10", "KSS", "11C"])
+def test_an_unknown_card_is_named_with_the_notation(card):
+    cards = [*SHOW.split()[:12], card]
+    with pytest.raises(HandError) as caught:
+        score_hand(cards)
+    assert str(caught.value) == f'unknown card "{card}": {CARD_HELP}'
+
+
+def test_a_cap_of_zero_counts_every_loser_zero():
+    # The cap is the most a loser scores: 0 is a house rule some tables play.
+    result = score_hand("6S 7S 8S 6C 7C 8C 8D 8H 2H 3H 4H KD KS", full_count=0)
+    assert (result.points, result.valid) == (0, False)
+
+
+@pytest.mark.parametrize(("wild", "rank"), [("10D", 10), ("10", 10), ("T", 10), ("5h", 5)])
+def test_the_wild_rank_read_from_a_card_or_a_rank(wild, rank):
+    assert parse_wild(wild) == rank
+    with pytest.raises(HandError) as caught:
+        parse_wild("S")
+    assert str(caught.value) == 'unknown wild rank "S": give a rank such as 5, 10 or K, or PJ'
 
 
 # ---------------------------------------------------------------- the command
@@ -281,16 +317,13 @@ def test_command_passes_the_house_rules():
     cards = hand("AS 3S 4S 10S QS KS 8H 10H 10D AC 10C QC KC PJ")
     args = ["--wild", "PJ", "--natural-wild", "joker", "--no-jokers-in-sets"]
     args += ["--count", "except_pure", "--ace-value", "1", "--full-count", "60"]
-    expected = score_hand(
-        cards,
-        "PJ",
-        natural_wild="joker",
-        jokers_in_sets=False,
-        count="except_pure",
-        ace_value=1,
-        full_count=60,
-    )
-    assert json.loads(run_command(*cards, *args)) == expected.as_dict()
+    # Aces wild, and a wild card in its own place a joker: AC no longer makes QC KC AC
+    # pure, so there is no pure sequence and every card counts, aces and the joker 0:
+    # 3 + 4 + 8 + 8 x 10 = 95, less the best discard (a 10) = 85, capped at 60.
+    out = json.loads(run_command(*cards, *args))
+    assert (out["points"], out["valid"]) == (60, False)
+    # By default the same hand counts far less: QC KC AC is pure.
+    assert json.loads(run_command(*cards))["points"] < 60
     assert json.loads(run_command(*cards))["discard"] == "8H"
 
 
@@ -541,13 +574,17 @@ COUNTS = ("all", "except_pure", "groups_excluded")
 DEALS = {"random": deal, "joker-heavy": deal_joker_heavy, "near-show": deal_near_show}
 
 
+# `make mutants` runs this for every mutant of the calculator, on fewer hands.
+BRUTE_FORCE_HANDS = int(os.environ.get("MUTANTS_BRUTE_FORCE_HANDS", "400"))
+
+
 @pytest.mark.parametrize("size", [13, 14])
 @pytest.mark.parametrize("dealer", DEALS)
 def test_search_matches_brute_force(dealer, size):
     """400 hands per dealer and size (2,400 in all), each under one of the 8
     tables in turn and every count rule, with a cap of 80 or none."""
     rng = random.Random(f"{dealer}-{size}")
-    for number in range(400):
+    for number in range(BRUTE_FORCE_HANDS):
         cards, wild = DEALS[dealer](rng, size)
         table = TABLES[number % len(TABLES)]
         full_count = 80 if number % 3 == 0 else 1000
@@ -569,3 +606,43 @@ def test_search_matches_brute_force(dealer, size):
             assert min(own, full_count) == result.points, where
             if result.valid:
                 assert not result.ungrouped, where
+
+
+def test_fourteen_cards_throw_the_dearest_card_that_fits_nowhere():
+    # Three pure sequences and a set of 9s hold 12 cards; KS and 2C fit in no group
+    # (no other spade near the king, one other king, no club near the 2). Throwing
+    # the king leaves 2 points; throwing the 2 would leave 10.
+    result = score_hand("3H 4H 5H 6D 7D 8D 9S 9C 9H JC QC KC KS 2C")
+    assert (result.points, result.valid, result.discard) == (2, False, "KS")
+    assert result.ungrouped == ["2C"]
+
+
+def test_jokers_stand_where_a_player_lays_them():
+    # KS with two jokers is J Q K (the jokers below the king: a king is the top
+    # when the ace is low); KS AS with a joker is Q K A (the joker the queen).
+    low = score_hand("KS PJ PJ 2H 3H 4H 9D 9C 9H 5C 6C 7C 8C")
+    assert low.valid and ["PJ", "PJ", "KS"] in low.groups
+    high = score_hand("KS AS PJ 2H 3H 4H 9D 9C 9H 5C 6C 7C 8C")
+    assert high.valid and ["PJ", "KS", "AS"] in high.groups
+    middle = score_hand("QS AS PJ 2H 3H 4H 9D 9C 9H 5C 6C 7C 8C")
+    assert middle.valid and ["QS", "PJ", "AS"] in middle.groups
+
+
+def test_three_jokers_alone_are_the_second_sequence():
+    # No jokers in sets: the 9s and kings are sets, 2-5S the pure sequence, and the
+    # three jokers on their own the second sequence: a show.
+    result = score_hand("2S 3S 4S 5S 9D 9C 9H KS KD KC PJ PJ PJ", jokers_in_sets=False)
+    assert (result.points, result.valid, result.ungrouped) == (0, True, [])
+    assert ["PJ", "PJ", "PJ"] in result.groups
+
+
+def test_except_pure_with_one_sequence_throws_the_dearest_card():
+    # One pure sequence (2-4S) and nothing else melds: under except_pure every
+    # other card counts, 6 + 9 + 10 + 10 + 8 + 10 + 7 + 10 + 2 + 5 + 3 = 80, less
+    # the best discard, a 10 (not the 2C, the highest card code): 70.
+    cards = "2S 3S 4S 6H 9D KH QD 8H JS 7D 10D 2C 5H 3D"
+    result = score_hand(cards, count="except_pure")
+    assert (result.points, result.valid, result.discard) == (70, False, "KH")
+    assert result.groups == [["2S", "3S", "4S"]]
+    # Counting all, the sequence counts too: 80 + 9 - 10.
+    assert score_hand(cards).points == 79

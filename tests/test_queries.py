@@ -87,3 +87,20 @@ def test_a_fragment_already_rendered_for_this_revision_reads_one_row():
         again = client.get(url, **HTMX)
     assert len(captured) == 1
     assert again.content == first.content
+
+
+def test_after_a_save_the_watchers_first_poll_reads_only_the_revision():
+    """The save leaves the new state in the shared cache: the watcher's first
+    poll of the new revision renders the board without replaying the history."""
+    game = points_game(50)
+    client = Client()
+    client.get(game.get_absolute_url())
+    cache.clear()
+    assert deal_post(client, game)().status_code == 200
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as captured:
+        board = Client().get(f"/w/{game.view_token}/live/?v={game.revision - 1}", **HTMX)
+    assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
+    page = board.content.decode()
+    assert f'data-revision="{game.revision}"' in page
+    assert "51 deals played" in page

@@ -236,6 +236,8 @@ def test_points_settlement_needs_fewer_payments_than_greedy():
         ({"a": 10, "b": -4, "c": -6, "d": 7, "e": -7}, 3),
         ({"a": 1, "b": 2, "c": 3, "d": -6, "e": 4, "f": -4, "g": 5, "h": -5}, 5),
         ({"a": 0, "b": 0}, 0),
+        # -3 + 12 - 9 and 7 + 4 - 2 - 9 each clear: 2 + 3 payments, not 6.
+        ({"a": 7, "b": -3, "c": 4, "d": -9, "e": -2, "f": -9, "g": 12}, 5),
     ],
 )
 def test_fewest_payments(balances, fewest):
@@ -249,6 +251,11 @@ def test_fewest_payments(balances, fewest):
     assert set(left.values()) == {0}
 
 
+def test_fewest_payments_refuses_balances_that_do_not_clear():
+    with pytest.raises(ValueError, match=r"^balances must sum to zero$"):
+        rules.fewest_payments({"a": 5, "b": -4})
+
+
 def test_points_end_and_no_deal_after():
     state = replay("points", {"point_value": "0.25"}, ["A", "B"], [deal("A", B=40)])
     assert state.amount(state.player("A")) == Decimal(10)
@@ -256,7 +263,7 @@ def test_points_end_and_no_deal_after():
         replay("points", {}, ["A", "B"], [deal("A", B=40), {"type": "end"}, deal("A", B=2)])
 
 
-def test_max_drops_counts_first_and_middle_drops_and_resets_on_rejoin():
+def test_max_drops_counts_first_and_middle_drops():
     history = [deal("A", B="first_drop", C=2, D=2), deal("A", B="middle_drop", C=2, D=2)]
     state = pool(history, max_drops=2)
     assert state.player("B").drops_left == 0

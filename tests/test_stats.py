@@ -246,28 +246,45 @@ def test_members_are_matched_ignoring_case_and_non_members_left_out():
     assert "Kiran" not in rows
 
 
-def test_a_basic_game_counts_like_points_by_its_settlement():
-    # A hand-written Basic Rummy document: a state with totals and a settlement.
-    doc = {
-        "name": "Basic",
-        "format": "basic",
-        "rules": {},
-        "players": ["Asha", "Ravi"],
-        "history": [deal("Asha", Ravi=12), {"type": "end"}],
-        "state": {
-            "status": "finished",
-            "winner": None,
-            "players": [
-                {"name": "Asha", "seat": 1, "total": 0, "status": "in"},
-                {"name": "Ravi", "seat": 2, "total": 12, "status": "in"},
-            ],
-            "settlement": [{"from": "Ravi", "to": "Asha", "amount": "12.00"}],
-        },
-    }
+def basic_example(stem):
+    from .conftest import OUR_EXAMPLES, load_example
+
+    return load_example(OUR_EXAMPLES / f"{stem}.json")
+
+
+def test_a_basic_game_counts_by_its_settlement_and_penalty_totals_rank_lowest_first():
+    # Worked example basic-04 (penalty, target 50, 2 a point, whole rupees): totals
+    # Asha 52, Ravi 34, Meena 21; Meena wins with the lowest. Asha pays (52 - 21) x 2
+    # = 62, Ravi (34 - 21) x 2 = 26.
+    doc = basic_example("basic-04-penalty-double-target-settlement")
     result = stats.stats_of_documents(MEMBERS, [doc])
     rows = by_name(result)
-    assert (rows["Asha"]["money"], rows["Ravi"]["money"]) == ("12.00", "-12.00")
-    assert result["head_to_head"] == [{"a": "Asha", "b": "Ravi", "a_ahead": 1, "b_ahead": 0}]
+    assert (rows["Meena"]["money"], rows["Asha"]["money"], rows["Ravi"]["money"]) == (
+        "88.00",
+        "-62.00",
+        "-26.00",
+    )
+    # Penalty: the lower total finished ahead, so Ravi (34) is ahead of Asha (52).
+    pairs = {(h["a"], h["b"]): (h["a_ahead"], h["b_ahead"]) for h in result["head_to_head"]}
+    assert pairs[("Asha", "Ravi")] == (0, 1)
+    assert pairs[("Asha", "Meena")] == (0, 1)
+    assert pairs[("Ravi", "Meena")] == (0, 1)
+
+
+def test_winner_collects_totals_rank_highest_first():
+    # Worked example basic-02 (winner collects, 3 deals, 0.50 a point): totals
+    # Asha 25, Ravi 12, Meena 27; Meena wins. Asha pays (27 - 25) x 0.5 = 1.00,
+    # Ravi (27 - 12) x 0.5 = 7.50; Asha (25) finished ahead of Ravi (12).
+    doc = basic_example("basic-02-winner-collects-plus-10-deal-count-settlement")
+    result = stats.stats_of_documents(MEMBERS, [doc])
+    rows = by_name(result)
+    assert (rows["Meena"]["money"], rows["Asha"]["money"], rows["Ravi"]["money"]) == (
+        "8.50",
+        "-1.00",
+        "-7.50",
+    )
+    pairs = {(h["a"], h["b"]): (h["a_ahead"], h["b_ahead"]) for h in result["head_to_head"]}
+    assert pairs[("Asha", "Ravi")] == (1, 0)
 
 
 def test_money_over_time_steps_once_per_finished_game():

@@ -107,17 +107,27 @@ class Game(models.Model):
     # -- reading
 
     def seat_names(self):
-        return [p.name for p in self.players.all()]
+        if self._prefetched("players"):
+            return [p.name for p in self.players.all()]
+        return list(self.players.values_list("name", flat=True))
 
     def history(self):
         """The events as the game document has them.
 
         Their ids are kept, in the same order, in `self.event_ids`: read in
         the same query, so a page's Edit and Undo links name the rows it shows.
+        Three columns, not model objects: half the time of reading a history.
         """
-        events = list(self.events.all())
-        self.event_ids = [event.serial for event in events]
-        return [event.as_dict() for event in events]
+        if self._prefetched("events"):  # a table's games, read in one query
+            rows = [(e.serial, e.type, e.data) for e in self.events.all()]
+        else:
+            rows = list(self.events.values_list("serial", "type", "data"))
+        self.event_ids = [serial for serial, _, _ in rows]
+        return [{"type": kind, **data} for _, kind, data in rows]
+
+    def _prefetched(self, name):
+        """Whether `prefetch_related` already read this game's `name` rows."""
+        return name in getattr(self, "_prefetched_objects_cache", {})
 
     def replay(self, history=None, names=None):
         names = names if names is not None else self.seat_names()

@@ -6,6 +6,9 @@ game's format object (`state.spec`, see tracker/rules/base.py), so the
 template loops over them and never names a format.
 """
 
+from html import escape
+
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from .i18n import phrase
@@ -40,8 +43,43 @@ def standings(state):
         classes += spec.row_classes(state, p)
         classes += ["winner"] if line["winner"] else []
         line["classes"] = " ".join(classes)
+        line["marks"] = _name_marks(line, state.finished)
+        line["cells_html"] = _standing_cells_html(line["cells"])
         lines.append(line)
     return lines
+
+
+def _name_marks(line, finished):
+    """The badges after a standing's name (Leader, Deals next, the format's own),
+    laid out here so the template prints them in one go (bench/README.md)."""
+    marks = []
+    if line["leader"]:
+        lead = gettext("Winner") if finished else gettext("Leader")
+        marks.append(f' <span class="badge lead">{escape(lead)}</span>')
+    elif line["winner"]:
+        winner = gettext("Winner")
+        marks.append(f' <span class="badge lead">{escape(winner)}</span>')
+    if line["deals_next"]:
+        deals_next = gettext("Deals next")
+        marks.append(f' <span class="badge dealer">{escape(deals_next)}</span>')
+    for text, kind in line["badges"]:
+        css = f"badge {escape(str(kind))}" if kind else "badge"
+        marks.append(f' <span class="{css}">{escape(str(text))}</span>')
+    return mark_safe("".join(marks))  # safe: every value in it is escaped
+
+
+def _standing_cells_html(cells):
+    """A standing's figures, one box a column of the format (`spec.cells`)."""
+    out = []
+    for c in cells:
+        badge = c.get("badge")
+        tail = (
+            f' <span class="badge {escape(str(badge[1]))}">{escape(str(badge[0]))}</span>'
+            if badge
+            else ""
+        )
+        out.append(f'<td class="num">{escape(str(c["text"]))}{tail}</td>')
+    return mark_safe("".join(out))  # safe: every value in it is escaped
 
 
 def seating(state, pot_after_join):
@@ -156,6 +194,7 @@ def history(state, limit=None):
                 }
                 for name in names
             ]
+            entry["cells_html"] = _cells_html(entry)
         elif row.type == "join":
             if row.after:
                 seat = gettext("after %(name)s") % {"name": row.after}
@@ -173,6 +212,39 @@ def history(state, limit=None):
         rows.append(entry)
     rows.reverse()
     return rows
+
+
+def _cells_html(entry):
+    """A deal row's boxes, one a player: the result, then the figure after it.
+
+    Built here, not in the template: 6 players and 12 rows are 72 boxes, and
+    the template engine took longer over them than everything else a fresh
+    scoreboard costs (bench/README.md).
+    """
+    out = []
+    won_label = escape(str(entry["won_label"]))
+    dealt_word, dealt_letter, out_word = gettext("dealt"), gettext("D"), gettext("Out")
+    dealt = f'<span class="badge dealer" title="{escape(dealt_word)}">{escape(dealt_letter)}</span>'
+    went_out = f'<span class="badge">{escape(out_word)}</span>'
+    for c in entry["cells"]:
+        if c["won"]:
+            shown = won_label
+        elif c["played"]:
+            shown = escape(str(c["result"]))
+        else:
+            shown = "\u2013"  # an en dash: sat out
+        css = " ".join(
+            k
+            for k, on in (("won", c["won"]), ("sat-out", not c["played"]), ("went-out", c["out"]))
+            if on
+        )
+        after = "" if c["after"] is None else escape(str(c["after"]))
+        badges = (dealt if c["name"] == entry["dealer"] else "") + (went_out if c["out"] else "")
+        out.append(
+            f'<td class="{css}"><span class="res">{shown}</span>'
+            f'<span class="after">{after}</span>{badges}</td>'
+        )
+    return mark_safe("".join(out))  # safe: every value in it is escaped
 
 
 def banner(state):

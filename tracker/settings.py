@@ -94,8 +94,9 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% url %} reversing each link once per process (tracker/urltag.py);
             # {{ amount|money:state.rules }} on every page (tracker/rules/money_format.py).
-            "builtins": ["tracker.templatetags.money"],
+            "builtins": ["tracker.urltag", "tracker.templatetags.money"],
         },
     },
 ]
@@ -148,15 +149,30 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-# Rendered game pages, keyed by the history's revision (see views._cached_game_part).
-# Per process; each gunicorn worker keeps its own.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "TIMEOUT": 3600,
-        "OPTIONS": {"MAX_ENTRIES": 2000},
+# The cache all gunicorn workers share (tracker/cache.py): game pages rendered
+# once per revision of the history, and the state each revision replays to.
+# By default files in var/cache/ (no extra server); CACHE_URL (or REDIS_URL),
+# e.g. redis://127.0.0.1:6379/0, switches to Redis for several servers.
+CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
+CACHE_DIR = Path(os.environ.get("CACHE_DIR") or BASE_DIR / "var" / "cache")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "TIMEOUT": 3600,
+            "KEY_PREFIX": "rummy",
+        }
     }
-}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "tracker.cache.SharedFileCache",
+            "LOCATION": CACHE_DIR,
+            "TIMEOUT": 3600,
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
 
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365

@@ -1,11 +1,10 @@
 """A table's stats (shared/docs/tables.md), from its games' documents.
 
-Pure Python like the rules engine: no Django, no I/O. It reads only what
-every format's game document carries (its `players`, `history` and the
-`state` the engine replayed it to: status, winner, players[].status /
-rejoins / chips / balance / total, pot, split, settlement), so a format
-added to the engine is counted as long as its state has those fields;
-Basic Rummy is counted like points, by its settlement.
+Pure Python like the rules engine: no Django, no I/O. It reads the game
+documents (their `history` and the `state` the engine replayed them to);
+what differs between formats, each player's money over a finished game and
+who finished ahead of whom, the format object says (`table_money` and
+`standing` in tracker/rules/base.py and each format's module).
 
     summaries = [game_summary(doc) for doc in docs]      # once per game revision
     table_stats(members, summaries)                      # the "stats" of tables.md
@@ -19,7 +18,7 @@ from __future__ import annotations
 from decimal import Decimal
 from itertools import combinations
 
-from .rules import fewest_payments
+from .rules import FORMATS, fewest_payments
 
 DROPS = ("first_drop", "middle_drop")
 COUNTED = ("games", "wins", "deals", "deals_won", "drops", "wrong_shows", "full_counts")
@@ -42,6 +41,7 @@ def game_summary(doc):
     """
     state = doc["state"]
     fmt = doc["format"]
+    spec = FORMATS[fmt]
     names = [p["name"] for p in state["players"]]
     counts = {n: dict.fromkeys(COUNTED[2:], 0) for n in names}
     last_dealt = dict.fromkeys(names, -1)
@@ -69,58 +69,23 @@ def game_summary(doc):
         "status": state["status"],
         "winner": state.get("winner"),
         "counts": counts,
-        "money": _money(fmt, doc["rules"], state) if finished else None,
-        "standing": _standing(fmt, state, last_dealt) if finished else None,
+        "money": spec.table_money(doc["rules"], state) if finished else None,
+        "standing": _standing(spec, doc["rules"], state, last_dealt) if finished else None,
     }
 
 
-def _money(fmt, rules, state):
-    """Each player's net money over one finished game (tables.md)."""
-    players = state["players"]
-    winner = state.get("winner")
-    if fmt == "pool":
-        fee = Decimal(rules["entry_fee"])
-        split = state.get("split") or {}
-        out = {}
-        for p in players:
-            won = Decimal(state["pot"]) if p["name"] == winner else Decimal(split.get(p["name"], 0))
-            out[p["name"]] = won - fee * (1 + p.get("rejoins", 0))
-        return out
-    if fmt == "deals":
-        fee = Decimal(rules["entry_fee"])
-        others = len(players) - 1
-        return {
-            p["name"]: fee * others if p["name"] == winner else -fee
-            for p in players  # a finished deals game always has its winner
-        }
-    # points, basic: where the settlement leaves each player.
-    out = {p["name"]: Decimal(0) for p in players}
-    for pay in state.get("settlement", []):
-        amount = Decimal(pay["amount"])
-        out[pay["from"]] -= amount
-        out[pay["to"]] += amount
-    return out
+def _standing(spec, rules, state, last_dealt):
+    """Per player a tuple; the greater of two finished ahead, equal ones level.
 
-
-def _standing(fmt, state, last_dealt):
-    """Per player a tuple; the greater of two finished ahead, equal ones level."""
+    The winner is ahead of everyone; the format says how the others stand.
+    """
     winner = state.get("winner")
-    out = {}
-    for p in state["players"]:
-        name = p["name"]
-        if name == winner:
-            out[name] = (2,)
-        elif fmt == "pool":
-            # Still in (at a split) is ahead of out; of two out, the one dealt
-            # in a later deal went out later.
-            out[name] = (1, 0) if p["status"] == "in" else (0, last_dealt[name])
-        elif fmt == "deals":
-            out[name] = (1, p["chips"])
-        elif "balance" in p:
-            out[name] = (1, p["balance"])  # points: the better balance
-        else:
-            out[name] = (1, -p["total"])  # a format counting totals: the lower
-    return out
+    return {
+        p["name"]: (2,)
+        if p["name"] == winner
+        else (1, *spec.standing(rules, p, last_dealt[p["name"]]))
+        for p in state["players"]
+    }
 
 
 def _member_of(members):

@@ -202,18 +202,8 @@ def _query(show, fmt):
 
 
 def _format_label(game):
-    r = game.rules
-    if game.format == "pool":
-        return gettext("Pool %(limit)s") % {"limit": r.get("pool_limit", "")}
-    if game.format == "deals":
-        return gettext("Deals, best of %(n)s") % {"n": r.get("deal_count", "")}
-    if game.format == "points":
-        return gettext("Points at %(value)s") % {"value": r.get("point_value", "")}
-    return (
-        gettext(game.get_format_display())
-        if game.get_format_display()
-        else game.format.capitalize()
-    )
+    label = rules.FORMATS[game.format].listing_label(game.rules)
+    return i18n.phrase(label) if hasattr(label, "template") else gettext(label)
 
 
 def _show_table(request, table, can_edit, status=200, **extra):

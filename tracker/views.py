@@ -6,7 +6,7 @@ an htmx request gets the re-rendered part of the same template instead.
 
 import hashlib
 import hmac
-import secrets
+import pickle
 from datetime import timedelta
 from decimal import Decimal
 
@@ -192,9 +192,53 @@ def _show_game(request, game, state, can_edit, status=200, **extra):
     return render(request, "tracker/game.html", context, status=status)
 
 
+def _state(game):
+    """The state `game`'s history replays to at its revision, replayed once per
+    revision for every worker: kept in the shared cache beside the pages."""
+    found = cache.get(_state_key(game.edit_key, game.revision))
+    if found is not None:
+        kept, state = pickle.loads(found)
+        if hasattr(kept, "event_ids"):  # the ids of the events `state` replayed
+            game.event_ids = kept.event_ids
+        return state
+    state = game.state()
+    _keep_state(game, state)
+    return state
+
+
+def _game_and_state(token, can_edit, revision):
+    """The game and its state at `revision`, for a link already checked: from
+    the shared cache when a change or another reader left them there."""
+    found = cache.get(_state_key(token_key(token), revision))
+    if found is not None:
+        return pickle.loads(found)
+    game = _get_game_or_404(token, can_edit)
+    state = game.state()
+    if game.revision == revision:
+        _keep_state(game, state)
+    return game, state
+
+
+def _keep_state(game, state):
+    """Keep the game row and its state under its revision, for either link.
+
+    A change replayed the new state already, so the next reader need not.
+    Pickled here once for both keys; every reader gets a copy of its own.
+    """
+    kept = pickle.dumps((game, state), pickle.HIGHEST_PROTOCOL)
+    cache.set_many({_state_key(key, game.revision): kept for key in (game.edit_key, game.view_key)})
+
+
+def _state_key(link_key, revision):
+    return f"game-state:{link_key}:{revision}"
+
+
 # Cached pages hold this in place of the CSRF token, which differs per browser.
-# Random per process (the cache is too), so no name a player types can match it.
-CSRF_SLOT = f"csrf-slot-{secrets.token_hex(16)}"
+# The same in every worker and server sharing the cache, made from the secret
+# key so no name a player types can match it.
+CSRF_SLOT = (
+    "csrf-slot-" + hmac.new(settings.SECRET_KEY.encode(), b"csrf-slot", "sha256").hexdigest()[:32]
+)
 
 
 def _cached_game_part(request, token, revision, can_edit, part, game=None, **extra):
@@ -215,8 +259,11 @@ def _cached_game_part(request, token, revision, can_edit, part, game=None, **ext
     # for the newer revision and corrects it.
     html = cache.get(key)
     if html is None:
-        game = game or _get_game_or_404(token, can_edit)
-        context = _game_context(game, game.state(), can_edit, **extra)
+        if game is None:
+            game, state = _game_and_state(token, can_edit, revision)
+        else:
+            state = _state(game)
+        context = _game_context(game, state, can_edit, **extra)
         context["csrf_token"] = CSRF_SLOT
         template = "tracker/game.html" if part == "page" else f"tracker/game.html#{part}"
         html = render_to_string(template, context, request=request)
@@ -313,10 +360,12 @@ def _done(request, game, state=None):
 
     `state` is the one the change replayed, so nothing is read again.
     """
+    if state is not None:
+        _keep_state(game, state)
     if request.htmx:
         if state is None:
             game.refresh_from_db()
-            state = game.state()
+            state = _state(game)
         return _show_game(request, game, state, can_edit=True)
     return redirect(game)
 
@@ -362,7 +411,8 @@ def _stale(request, game, version, typed=None):
     if version is None:
         status, notice = 400, NO_VERSION
     else:
-        status, notice = 409, f"{_someone_else(game)} {gettext('Here is the new score.')}"
+        new_score = gettext("Here is the new score.")
+        status, notice = 409, f"{_someone_else(game)} {new_score}"
     return _show_game(request, game, fresh, True, status=status, entry=entry, notice=notice)
 
 
@@ -372,7 +422,7 @@ def add_deal(request, token):
     version = _made_against(request)
     if version != game.revision:  # stale, before anything typed is looked at
         return _stale(request, game, version, typed=request.POST)
-    state = game.state()
+    state = _state(game)
     entry = DealEntry(state, state.in_players, data=request.POST)
     if state.finished:
         entry.errors["form"] = "The game is over: no more deals."

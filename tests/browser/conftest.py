@@ -166,6 +166,22 @@ def phone(request, browser, live_server, transactional_db):
     context.close()
 
 
+# Resolves once the page has painted a frame and run the tasks queued before it:
+# a CSP violation or an error of what was swapped in is reported by then.
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))"
+# htmx marks the elements of a request in flight, and of a swap or settle.
+HTMX_BUSY = ".htmx-request, .htmx-swapping, .htmx-settling"
+
+
+def settle(page):
+    """Wait until nothing the page started can still log an error: the page has
+    loaded, no htmx request, swap or settle is under way, and a frame has been
+    painted after that (events, not a fixed sleep)."""
+    page.wait_for_load_state("load")
+    page.wait_for_function(f"() => !document.querySelector({HTMX_BUSY!r})")
+    page.evaluate(NEXT_FRAME)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
     """Fail a passing test whose phone page broke the CSP or threw an error."""
@@ -175,8 +191,7 @@ def pytest_runtest_call(item):
     if log is None or page is None:
         return result
     if not page.is_closed():
-        # A round trip to the page lets events already queued reach the log.
-        page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+        settle(page)
     problems = log.problems()
     if problems:
         pytest.fail(problems, pytrace=False)

@@ -79,6 +79,10 @@ class Format:
     def default_name(self, rules):
         return self.label
 
+    def listing_label(self, rules):
+        """The format in a list of games: "Pool 101", "Deals, best of 3"."""
+        return self.default_name(rules)
+
     # -- replaying
 
     def start(self, state):
@@ -154,6 +158,30 @@ class Format:
     def state_document(self, state):
         """What the document's `state` adds for this format."""
         return {}
+
+    # -- the family table (shared/docs/tables.md), from a finished game's document
+
+    def table_money(self, rules, state):
+        """Each player's net money over one finished game, as Decimals.
+
+        `state` is the document's `state`. By default: where the settlement
+        leaves each player (points and basic).
+        """
+        out = {p["name"]: Decimal(0) for p in state["players"]}
+        for pay in state.get("settlement", []):
+            amount = Decimal(pay["amount"])
+            out[pay["from"]] -= amount
+            out[pay["to"]] += amount
+        return out
+
+    def standing(self, rules, player, last_dealt):
+        """How far one player (not the winner) finished: of two, the greater is ahead.
+
+        `player` is the document's `state.players[]` entry; `last_dealt` the
+        number of the last deal they were dealt in. By default the lower
+        total is ahead.
+        """
+        return (-player["total"],)
 
     # -- what the pages show
 

@@ -222,6 +222,13 @@ class Basic(Format):
             doc["tie_breaker"] = True
         return doc
 
+    # -- the family table
+
+    def standing(self, rules, player, last_dealt):
+        # Winner collects: the higher total is ahead; penalty: the lower.
+        total = player["total"]
+        return (total,) if rules["scoring"] == "winner_collects" else (-total,)
+
     # -- what the pages show
 
     def meta(self, state, pot):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from .base import Preset, RuleInput
 from .table import N_, RULE_LABELS, Phrase, and_list, flag, money_rule, whole
 from .thirteen import CARD_INPUTS, Thirteen
@@ -61,6 +63,9 @@ class Deals(Thirteen):
     def default_name(self, rules):
         return f"Deals, best of {rules['deal_count']}"
 
+    def listing_label(self, rules):
+        return Phrase(N_("Deals, best of %(n)s"), {"n": rules["deal_count"]})
+
     def start(self, state):
         for p in state.players:
             p.chips = state.rules["starting_chips"]
@@ -110,6 +115,18 @@ class Deals(Thirteen):
 
     def state_document(self, state):
         return {"deals_left": state.deals_left}
+
+    # -- the family table
+
+    def table_money(self, rules, state):
+        """The winner gains an entry fee from every other player."""
+        fee = Decimal(rules["entry_fee"])
+        others = len(state["players"]) - 1
+        winner = state.get("winner")
+        return {p["name"]: fee * others if p["name"] == winner else -fee for p in state["players"]}
+
+    def standing(self, rules, player, last_dealt):
+        return (player["chips"],)
 
     # -- what the pages show
 

@@ -56,6 +56,9 @@ class Points(Thirteen):
     def default_name(self, rules):
         return "Points rummy"
 
+    def listing_label(self, rules):
+        return Phrase(N_("Points at %(value)s"), {"value": rules["point_value"]})
+
     def not_playing_for(self, state, player):
         return N_("has left") if player.status == "left" else N_("sits out")
 
@@ -95,6 +98,11 @@ class Points(Thirteen):
                 {"from": a, "to": b, "amount": money(amount)} for a, b, amount in state.settlement
             ]
         }
+
+    # -- the family table
+
+    def standing(self, rules, player, last_dealt):
+        return (player["balance"],)  # the better balance
 
     # -- what the pages show
 

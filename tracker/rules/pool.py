@@ -113,6 +113,9 @@ class Pool(Thirteen):
     def default_name(self, rules):
         return f"Pool {rules['pool_limit']}"
 
+    def listing_label(self, rules):
+        return Phrase(N_("Pool %(limit)s"), {"limit": rules["pool_limit"]})
+
     # -- replaying
 
     def check_drop(self, state, player, where):
@@ -262,6 +265,26 @@ class Pool(Thirteen):
                 {name: money(share) for name, share in state.split.items()} if state.split else None
             ),
         }
+
+    # -- the family table
+
+    def table_money(self, rules, state):
+        """What each won (the pot, or a share of a split) less what they paid in."""
+        fee = Decimal(rules["entry_fee"])
+        split = state.get("split") or {}
+        out = {}
+        for p in state["players"]:
+            if p["name"] == state.get("winner"):
+                won = Decimal(state["pot"])
+            else:
+                won = Decimal(split.get(p["name"], 0))
+            out[p["name"]] = won - fee * (1 + p.get("rejoins", 0))
+        return out
+
+    def standing(self, rules, player, last_dealt):
+        # Still in (at a split) is ahead of out; of two out, the one dealt in a
+        # later deal went out later.
+        return (1, 0) if player["status"] == "in" else (0, last_dealt)
 
     # -- what the pages show
 

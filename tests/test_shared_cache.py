@@ -1,0 +1,254 @@
+"""One cache for every worker and server: a page is rendered once per revision.
+
+The default is files in a folder the app owns (no extra server); CACHE_URL
+switches to a real Redis (Debian's redis-server, started here on a free port,
+see tests/liveredis.py). Two gunicorn servers on one database and one cache
+stand for two workers, or two machines: what one renders the other serves,
+and a saved deal is never answered with the page from before it.
+
+To tell a page served from the cache from one rendered afresh, a test renames
+the game straight in the database, behind the app's back (no revision bump):
+a cached page still shows the old name, a fresh render the new one.
+"""
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from django.core.cache import caches
+from django.test import Client, override_settings
+
+from tracker.models import Game
+
+from .livegunicorn import (
+    ROOT,
+    deal_fields,
+    deal_form,
+    live_database,
+    live_server,
+    points_game_doc,
+    revision_of,
+    server_env,
+)
+from .liveredis import redis_server, redis_skip_reason
+
+needs_redis = pytest.mark.skipif(redis_skip_reason() is not None, reason=str(redis_skip_reason()))
+BACKENDS = ["files", pytest.param("redis", marks=needs_redis)]
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    reason = redis_skip_reason()
+    if reason:
+        print(f"\nRedis cache tests skipped: {reason}")
+        pytest.skip(reason)
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url
+
+
+def cache_env(kind, tmp_path, redis_url=None):
+    """The environment that points a server at a cache of its own kind."""
+    if kind == "redis":
+        return {"CACHE_URL": redis_url}
+    return {"CACHE_DIR": str(tmp_path / "cache"), "CACHE_URL": "", "REDIS_URL": ""}
+
+
+def settings_in_a_process(**env):
+    """The cache settings a fresh process reads from this environment."""
+    code = (
+        "import json; from django.conf import settings; "
+        "c = settings.CACHES['default']; "
+        "print(json.dumps({'backend': c['BACKEND'], 'location': str(c['LOCATION'])}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=server_env("", DJANGO_SETTINGS_MODULE="tracker.settings", **env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_default_cache_is_a_folder_the_app_owns():
+    found = settings_in_a_process(CACHE_URL="", REDIS_URL="", CACHE_DIR="")
+    assert found["backend"] == "tracker.cache.SharedFileCache"
+    assert found["location"] == str(ROOT / "var" / "cache")
+
+
+def test_cache_url_or_redis_url_switches_to_djangos_redis_backend():
+    url = "redis://10.0.0.5:6380/2"
+    for name in ("CACHE_URL", "REDIS_URL"):
+        found = settings_in_a_process(**{name: url})
+        assert found == {"backend": "django.core.cache.backends.redis.RedisCache", "location": url}
+
+
+# ------------------------------------------------------------ in-process
+
+
+@pytest.fixture(params=BACKENDS)
+def shared_cache(request, tmp_path):
+    """CACHES for this test: a fresh folder, or the Redis server."""
+    if request.param == "redis":
+        url = request.getfixturevalue("redis_url")
+        config = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    else:
+        config = {"BACKEND": "tracker.cache.SharedFileCache", "LOCATION": str(tmp_path)}
+    with override_settings(CACHES={"default": {**config, "TIMEOUT": 3600}}):
+        caches["default"].clear()
+        yield caches["default"]
+        caches["default"].clear()
+
+
+def new_points_game(client):
+    data = {"format": "points", "name": "Sunday", "player": ["Asha", "Ravi"], "dealer": "0"}
+    response = client.post("/new/", {**data, "rules_for": "points"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Game.objects.get()
+
+
+def save_deal(client, game, ravi_points):
+    version = game.events.count()
+    data = {"version": str(version), "winner": "1", "r2": "points", "p2": str(ravi_points)}
+    response = client.post(f"/g/{game.edit_token}/deal/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+
+
+@pytest.mark.django_db
+def test_a_page_comes_from_the_shared_cache_until_the_next_deal(shared_cache):
+    client = Client()
+    game = new_points_game(client)
+    save_deal(client, game, 30)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "Sunday" in page and "1 deal played" in page
+    Game.objects.filter(pk=game.pk).update(name="Renamed behind the app")
+    # The same revision: the page rendered before, from the cache.
+    page = Client().get(game.get_absolute_url()).content.decode()
+    assert "Sunday" in page and "Renamed behind the app" not in page
+    save_deal(client, game, 45)
+    page = Client().get(game.get_absolute_url()).content.decode()
+    assert "2 deals played" in page and "Renamed behind the app" in page
+    # Ravi lost 30 then 45: 75 points down.
+    assert '<td class="num">-75</td>' in page
+
+
+# ------------------------------------------------------------ two servers
+
+
+@pytest.fixture(scope="module")
+def live_db(tmp_path_factory):
+    with live_database("sqlite", tmp_path_factory.mktemp("live-shared-cache")) as db:
+        yield db
+
+
+def rename_behind_the_app(db, game_id, name):
+    with sqlite3.connect(db.path) as conn:
+        conn.execute("UPDATE tracker_game SET name = ? WHERE id = ?", (name, game_id))
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_what_one_server_renders_the_other_serves_and_a_new_deal_is_never_stale(
+    kind, live_db, tmp_path, request
+):
+    url = request.getfixturevalue("redis_url") if kind == "redis" else None
+    env = cache_env(kind, tmp_path, url)
+    game = live_db.import_game({**points_game_doc(name=f"Shared {kind}", deals=3)})
+    edit, view = f"/g/{game['edit_token']}/", f"/w/{game['view_token']}/"
+    with (
+        live_server(live_db, tmp_path / "a", workers=2, env=env) as one,
+        live_server(live_db, tmp_path / "b", workers=2, env=env) as two,
+    ):
+        # Behind one name, as a load balancer would put them (the page shows its links).
+        host = {"Host": f"127.0.0.1:{one.port}"}
+        htmx = {**host, "HX-Request": "true"}
+        one_phone = one.browser()
+        page = one_phone.get(edit, headers=host)
+        assert page.status == 200 and f"Shared {kind}" in page.body
+        revision = revision_of(page.body)
+        watched = one.browser().get(view, headers=host)
+        assert watched.status == 200 and "3 deals played" in watched.body
+        live = one.browser().get(f"{view}live/?v=0", headers=htmx)
+        assert live.status == 200 and "3 deals played" in live.body
+
+        rename_behind_the_app(live_db, game["id"], "Renamed behind the app")
+        # The other server never rendered this revision: it serves the cached pages.
+        for _ in range(4):
+            for path, headers in (
+                (edit, host),
+                (view, host),
+                (f"{view}live/?v=0", htmx),
+            ):
+                answer = two.browser().get(path, headers=headers)
+                assert answer.status == 200
+                assert f"Shared {kind}" in answer.body, path
+                assert "Renamed behind the app" not in answer.body, path
+
+        # A deal saved on the second server: both show it at once.
+        token, version = deal_form(page.body)
+        phone = two.browser()
+        phone.cookies = dict(one_phone.cookies)  # the same browser, now on the other server
+        saved = phone.post(f"{edit}deal/", deal_fields(10_004, version), token)
+        assert saved.status == 302
+        for server in (one, two, one, two):
+            for path in (edit, view):
+                answer = server.browser().get(path, headers=host)
+                assert "4 deals played" in answer.body, path
+                assert "Renamed behind the app" in answer.body
+            poll = server.browser().get(f"{view}live/?v={revision}", headers=htmx)
+            assert poll.status == 200 and "4 deals played" in poll.body
+            assert revision_of(poll.body) == revision + 1
+            unchanged = server.browser().get(f"{view}live/?v={revision + 1}", headers=htmx)
+            assert unchanged.status == 204
+        for server in (one, two):
+            assert "Traceback" not in server.log_text()
+
+
+# ------------------------------------------------------------ the parts
+
+
+def test_the_folder_cache_keeps_pages_in_memory_and_every_value_in_files(tmp_path):
+    from tracker.cache import SharedFileCache
+
+    one = SharedFileCache(str(tmp_path), {"TIMEOUT": 60})
+    two = SharedFileCache(str(tmp_path), {"TIMEOUT": 60})  # another worker
+    one.set("game-html:abc", "<p>deal 3</p>")
+    one.set("game-state:abc:3", b"state")
+    assert two.get("game-html:abc") == "<p>deal 3</p>"
+    assert two.get("game-state:abc:3") == b"state"
+    # The page is now in the second worker's memory as well as in the folder.
+    for path in tmp_path.iterdir():
+        path.unlink()
+    assert two.get("game-html:abc") == "<p>deal 3</p>"
+    assert two.get("game-state:abc:3") is None
+    two.clear()
+    assert two.get("game-html:abc") is None
+
+
+def test_a_full_folder_is_culled_now_and_then_not_on_every_write(tmp_path):
+    from tracker.cache import SharedFileCache
+
+    cache = SharedFileCache(str(tmp_path), {"TIMEOUT": 60, "OPTIONS": {"MAX_ENTRIES": 300}})
+    for i in range(3000):
+        cache.set(f"game-state:{i}", i)
+    kept = len(list(tmp_path.glob("*.djcache")))
+    # Culled back near MAX_ENTRIES (over it by at most a few rounds of writes between culls).
+    assert 150 < kept < 300 + 5 * SharedFileCache.CULL_EVERY
+
+
+def test_links_reversed_once_are_the_links_django_makes():
+    from django.template import Context, Template
+    from django.urls import reverse, set_script_prefix
+
+    template = Template("{% url 'edit_deal' token 3 %}|{% url 'home' as home %}{{ home }}")
+    context = Context({"token": "a" * 32})
+    assert template.render(context) == f"/g/{'a' * 32}/event/3/|/"
+    set_script_prefix("/rummy/")  # served under a prefix: the links follow it
+    try:
+        assert template.render(context) == f"/rummy/g/{'a' * 32}/event/3/|/rummy/"
+        assert reverse("home") == "/rummy/"
+    finally:
+        set_script_prefix("/")
