@@ -159,3 +159,83 @@ if ("serviceWorker" in navigator) {
   // asks every 5 s whether the server is back.
   if (kept && !document.querySelector("[hx-trigger^=every]")) setInterval(askServer, 5000);
 })();
+// The live poll re-sends the deal form when another phone saved (the number,
+// the dealer, who is in). What was typed here is put into the new form; if
+// anything was typed, the form keeps the version it was typed against, so
+// saving it shows the other phone's deal first rather than saving twice.
+document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  const target = event.detail.target;
+  const fresh = event.detail.fragment;
+  if (!target || target.id !== "deal-entry" || !fresh || !fresh.querySelector) return;
+  const old = target.querySelector("form.deal-form");
+  const form = fresh.querySelector("form.deal-form");
+  if (!old || !form) return;
+  let typed = false;
+  for (const control of old.elements) {
+    if (!control.name || control.type === "hidden") continue;
+    if (control.type === "radio" || control.type === "checkbox") {
+      if (!control.checked) continue;
+      if (control.type === "checkbox" || control.name === "winner" || control.value !== "points") typed = true;
+      const same = form.querySelector(`input[name="${control.name}"][value="${control.value}"]`);
+      if (same) {
+        for (const other of form.querySelectorAll(`input[name="${control.name}"]`)) other.removeAttribute("checked");
+        same.setAttribute("checked", "");
+      }
+    } else if (control.value) {
+      typed = true;
+      const same = form.querySelector(`[name="${control.name}"]`);
+      if (same) same.setAttribute("value", control.value);
+    }
+  }
+  if (!typed) return;
+  const version = old.querySelector("input[name=version]");
+  const newVersion = form.querySelector("input[name=version]");
+  if (version && newVersion) newVersion.setAttribute("value", version.value);
+  const drift = form.querySelector(".drift");
+  if (drift) drift.hidden = false;
+});
+// A refused form: bring its first message into view.
+document.addEventListener("htmx:afterSwap", (event) => {
+  const status = event.detail.xhr && event.detail.xhr.status;
+  if (status !== 422 && status !== 409) return;
+  // The summary by the Start button first (the thumb is there), else the first message.
+  const places = ["#start-errors", "#conflict", ".deal-form .callout.warn", ".deal-form .error", ".error"];
+  for (const place of places) {
+    const first = document.querySelector(place);
+    if (first) { first.scrollIntoView({ block: "center" }); break; }
+  }
+});
+// Keep the screen awake while a game is being scored (the Screen Wake Lock
+// API where the browser has it; nothing happens where it has not).
+(() => {
+  if (!("wakeLock" in navigator) || !document.getElementById("board")) return;
+  let lock = null;
+  const ask = () => {
+    if (document.visibilityState !== "visible" || lock || !document.querySelector("#board[hx-trigger]")) return;
+    navigator.wakeLock.request("screen").then((got) => {
+      lock = got;
+      got.addEventListener("release", () => { lock = null; });
+    }, () => {});
+  };
+  document.addEventListener("visibilitychange", ask);
+  document.addEventListener("htmx:afterSettle", () => {
+    if (lock && !document.querySelector("#board[hx-trigger]")) lock.release().catch(() => {});
+    else ask();
+  });
+  ask();
+})();
+// An edit or split opened in place closes without a page load.
+document.addEventListener("click", (event) => {
+  const close = event.target.closest("[data-close-slot]");
+  const slot = document.getElementById("change-slot");
+  if (!close || !slot || !slot.contains(close)) return;
+  event.preventDefault();
+  slot.replaceChildren();
+});
+// "Keep it" closes a confirmation without doing anything.
+document.addEventListener("click", (event) => {
+  const keep = event.target.closest("[data-close-details]");
+  if (!keep) return;
+  const details = keep.closest("details");
+  if (details) details.open = false;
+});

@@ -266,10 +266,12 @@ def test_a_result_for_a_player_sitting_out_is_not_taken(client):
     assert response.status_code == 409
     assert "Here is the new score" in text(response)
     assert_nothing_saved(game, 1)
-    # A box for Meena posted anyway is no part of the deal: the form has none for her.
+    # A box for Meena posted anyway is refused, not ignored (rules.md, "Bad input").
     data = {**deal_form(game, "Asha", Ravi=10), "r3": "points", "p3": "20"}
-    assert client.post(f"/g/{game.edit_token}/deal/", data).status_code == 302
-    assert game.history()[-1]["results"] == {"Ravi": 10}
+    response = client.post(f"/g/{game.edit_token}/deal/", data)
+    assert response.status_code == 422
+    assert "Meena sits out and has no result" in text(response)
+    assert_nothing_saved(game, 1)
 
 
 def test_an_edit_that_makes_a_later_join_impossible_is_refused_naming_it(client):
@@ -281,8 +283,8 @@ def test_an_edit_that_makes_a_later_join_impossible_is_refused_naming_it(client)
     response = client.post(edit_url, data)
     assert response.status_code == 422
     assert (
-        "Not saved: that would make join (Dev cannot join: the highest total still in is 80, "
-        "above the rejoin cutoff 79) impossible."
+        "Not saved: Dev could no longer join after deal 1: the highest total still in is 80, "
+        "above the rejoin cutoff 79."
     ) in text(response)
     assert game.state().player("Ravi").total == 60
 
@@ -297,7 +299,7 @@ def test_undo_of_a_join_a_later_deal_needs_is_refused_naming_the_deal(client):
     response = client.post(join_undo, {"version": str(revision(game))})
     assert response.status_code == 302
     page = text(client.get(response["Location"]))
-    assert "Not deleted: that would make deal 1 (Dev is not at this table) impossible." in page
+    assert "Not deleted: deal 1 would no longer stand (Dev is not at this table)." in page
     assert game.events.count() == 2
     # Undo of the deal, then of the join, works.
     deal_undo = event_url(game, 1, "delete/")
@@ -341,8 +343,10 @@ def test_the_import_page_refuses_what_the_rules_refuse(client, fmt, players, his
     response = client.post("/import/", {"file": upload})
     assert response.status_code == 422
     page = text(response)
-    assert "Not imported: history[" in page
-    assert html.escape(words, quote=True) in page
+    # Readable: no document path (history[0], results.C), just the event and the words.
+    assert "Not imported: " in page and "history[" not in page
+    core = re.sub(r"^(history\[\d+\] \([^)]*\): )?((player|type|results\.\w+):)? ?", "", words)
+    assert html.escape(core, quote=True) in page
     assert Game.objects.count() == 0 and Event.objects.count() == 0
 
 
@@ -365,8 +369,8 @@ def test_undo_of_a_join_a_later_sit_out_needs_is_refused_naming_it(client):
     response = client.post(event_url(game, 1, "delete/"), {"version": str(revision(game))}, **HTMX)
     assert response.status_code == 422
     assert (
-        "Not deleted: that would make sit_out (Ravi cannot sit out: at least two players "
-        "must stay dealt in) impossible."
+        "Not deleted: Ravi could no longer sit out before the first deal: at least two players "
+        "must stay dealt in."
     ) in text(response)
     assert game.events.count() == 3
 

@@ -153,9 +153,9 @@ EVENT_REFUSALS = [
     ("points", {}, "AB", [["deal", "A"]],
      "history[0] (event): type: an event must be an object", None),
     ("points", {}, "AB", [deal("A", B=2), {"type": "shuffle"}],
-     "history[1] (event): type: type must be deal, rejoin, split or end", None),
+     "history[1] (event): type: type must be deal, rejoin, split, end, join, sit_out, sit_in or leave", None),
     ("points", {}, "AB", [{}],
-     "history[0] (event): type: type must be deal, rejoin, split or end", None),
+     "history[0] (event): type: type must be deal, rejoin, split, end, join, sit_out, sit_in or leave", None),
     ("points", {}, "AB", [deal("A", B=2) | {"extra": 1}],
      "history[0] (deal 1): extra: extra does not belong in a deal", None),
     ("points", {}, "AB", [END | {"player": "A"}],
@@ -188,7 +188,7 @@ def test_an_event_key_that_is_not_text_is_named():
 
 SETUP_REFUSALS = [
     # (format, table rules, players, first dealer, str(error))
-    ("cards", {}, "AB", None, "format: format must be pool, deals or points"),
+    ("cards", {}, "AB", None, "format: format must be pool, deals, points or basic"),
     ("pool", {"deal_count": 3}, "AB", None,
      "rules.deal_count: deal_count is not a rule of pool rummy"),
     ("pool", {7: 1, "zz": 2}, "AB", None, "rules.7: 7 is not a rule of pool rummy"),

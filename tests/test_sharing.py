@@ -191,7 +191,7 @@ def test_json_download_round_trips_through_the_import_page(path):
 @pytest.mark.parametrize(
     ("content", "words"),
     [
-        (b"{nope", "Not imported: document: not a JSON document"),
+        (b"{nope", "Not imported: not a JSON document"),
         (b"\xff\xfe\x00", "not a text file"),
         (
             json.dumps(
@@ -202,7 +202,7 @@ def test_json_download_round_trips_through_the_import_page(path):
                     "history": [{"type": "deal", "winner": "A", "results": {"B": 1}}],
                 }
             ).encode(),
-            "history[0] (deal 1): results.B: B: points must be 0 or between 2 and 80",
+            "Not imported: Deal 1, B: points must be 0 or between 2 and 80.",
         ),
     ],
 )

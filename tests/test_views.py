@@ -271,7 +271,7 @@ def test_pool_game_to_elimination_rejoin_edit_and_split(client):
     # An edit that makes the later rejoin impossible is refused, with the event named.
     response = client.post(edit_url, deal_data(game, "Asha", Ravi=10, Meena=10, Kiran=45))
     assert response.status_code == 422
-    assert "Not saved: that would make rejoin (Ravi cannot rejoin: Ravi is still in)" in text(
+    assert "Not saved: Ravi could no longer rejoin after deal 2: Ravi is still in." in text(
         response
     )
     assert totals(game)["Kiran"] == 65
@@ -444,7 +444,7 @@ def test_deleting_a_deal_that_a_later_event_needs_is_refused(client):
     before = game.history()
     response = delete(client, game, 1, **HTMX)
     assert response.status_code == 422
-    assert "Not deleted: that would make rejoin (Ravi cannot rejoin: Ravi is still in)" in text(
+    assert "Not deleted: Ravi could no longer rejoin after deal 2: Ravi is still in." in text(
         response
     )
     assert game.history() == before

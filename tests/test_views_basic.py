@@ -291,7 +291,8 @@ def test_edit_a_deal_to_add_the_rummy_mark_and_delete_it(client):
     game = new_basic(client)
     post_deal(client, game, "Meena", Asha=8, Ravi=15)  # 23 to Meena
     page = text(client.get(game.get_absolute_url()))
-    edit_url = re.search(r'<a href="([^"]+)" aria-label="Edit deal 1">', page).group(1)
+    edit_link = r'<a class="change" href="([^"]+)"[^>]*aria-label="Edit deal 1">'
+    edit_url = re.search(edit_link, page).group(1)
     form = text(client.get(edit_url))
     assert 'value="8"' in form and 'value="15"' in form
     assert 'name="rummy">' in form  # offered, not ticked
@@ -360,5 +361,5 @@ def test_import_refuses_a_bad_basic_game_and_creates_nothing(client):
     upload = SimpleUploadedFile("game.json", json.dumps(doc).encode())
     response = client.post("/import/", {"file": upload})
     assert response.status_code == 422
-    assert "history[0] (deal 1): rummy: going rummy is off at this table" in text(response)
+    assert "Not imported: Deal 1: going rummy is off at this table" in text(response)
     assert Game.objects.count() == 0

@@ -243,8 +243,18 @@ class NewGame:
         return format_rules(self.key, typed)
 
     def seats(self):
-        """The typed names, blanks dropped, and the first dealer's name."""
+        """The typed names, trailing blank seats dropped, and the first dealer's name.
+
+        A blank seat before a typed name is refused beside that seat: it would
+        silently make a game with one seat fewer than the table sees.
+        """
         names = [" ".join(p.split()) for p in self.players]
+        last = max((i for i, n in enumerate(names) if n), default=-1)
+        for i, n in enumerate(names[:last]):
+            if not n:
+                self.errors[f"player-{i}"] = (
+                    f"Seat {i + 1} has no name: type one, or remove the seat with ✕"
+                )
         dealer_name = names[self.dealer] if 0 <= self.dealer < len(names) else ""
         named = [n for n in names if n]
         return named, dealer_name if dealer_name else (named[0] if named else None)
@@ -255,6 +265,34 @@ class NewGame:
         if where.startswith("players"):
             where = "players"
         self.errors.setdefault(where, i18n.sentence(error))
+
+    def check_rules(self, fmt, chosen):
+        """Every refusal of the typed table rules at once, each beside its rule.
+
+        The engine names the first bad rule; that rule is put back to its
+        default and the rest asked again, so every bad rule is named.
+        """
+        chosen = dict(chosen)
+        for _ in range(len(chosen) + 1):
+            try:
+                rules.normalize_rules(fmt, dict(chosen))
+                return
+            except rules.RuleError as error:
+                key = (error.field or "").removeprefix("rules.")
+                self.add_error(error)
+                if key not in chosen:
+                    return
+                del chosen[key]
+
+    @property
+    def seat_rows(self):
+        """(index, name, error) per seat, for the template."""
+        return [(i, n, self.errors.get(f"player-{i}")) for i, n in enumerate(self.players)]
+
+    @property
+    def first_errors(self):
+        """Every refusal, for the summary beside the Start button."""
+        return list(dict.fromkeys(self.errors.values()))
 
     def rule_fields(self):
         """(key, label, value, help, error) for the table rules of the chosen format."""
@@ -309,13 +347,38 @@ class DealEntry:
                     self.kinds[p.seat] = result
                 elif result is not None:
                     self.points[p.seat] = str(result)
+        self.confirmed = False
+        self.warnings = []
         if data is not None:
             self.winner = (data.get("winner") or "")[:4]
             self.rummy = bool(data.get("rummy"))
+            self.confirmed = data.get("confirm") == "1"
             for p in playing:
                 kind = data.get(f"r{p.seat}") or TYPED
                 self.kinds[p.seat] = kind if kind in rules.RESULT_WORDS else TYPED
                 self.points[p.seat] = (data.get(f"p{p.seat}") or "").strip()[:MAX_TYPED]
+            self._check_posted(data)
+
+    def _check_posted(self, data):
+        """Refuse what a form never sends: a field given twice, a result for a
+        player not dealt in (rules.md: refused, not ignored)."""
+        many = getattr(data, "getlist", lambda key: [data.get(key)])
+        if len(many("winner")) > 1:
+            self.errors["winner"] = "Tap one winner only: the deal named more than one"
+        if len(many("rummy")) > 1:
+            self.errors["rummy"] = "Went rummy was sent twice: tick it once"
+        for p in self.playing:
+            if len(many(f"r{p.seat}")) > 1 or len(many(f"p{p.seat}")) > 1:
+                self.errors[p.seat] = f"{p.name}: give one result only"
+        dealt = {p.seat for p in self.playing}
+        for p in self.state.players:
+            if p.seat in dealt:
+                continue
+            typed = (data.get(f"p{p.seat}") or "").strip()
+            kind = data.get(f"r{p.seat}") or TYPED
+            if typed or kind != TYPED:
+                why = self.spec.not_playing_for(self.state, p)
+                self.errors[f"out-{p.seat}"] = f"{p.name} {why} and has no result"
 
     typed_kind = TYPED
 
@@ -350,37 +413,64 @@ class DealEntry:
         return i18n.phrase(rules.table.and_list(self.playing_names))
 
     def event(self):
-        """The deal as an event for the engine, or None with self.errors filled."""
+        """The deal as an event for the engine, or None with self.errors filled.
+
+        Every refusal is found at once: each result is asked of the engine on
+        its own, so each box gets its own message.
+        """
         by_seat = {str(p.seat): p for p in self.playing}
         winner = by_seat.get(self.winner)
-        if winner is None:
+        if winner is None and "winner" not in self.errors:
             self.errors["winner"] = "Tap the player who won the deal"
-            return None
         results = {}
         for p in self.playing:
-            if p is winner:
+            if p is winner or p.seat in self.errors:
                 continue
             kind = self.kinds[p.seat]
-            if kind != TYPED:
-                results[p.name] = kind
-                continue
             typed = self.points[p.seat]
-            if typed == "":
-                self.errors[p.seat] = f"{p.name}: {gettext(self.spec.missing_result)}"
+            if kind != TYPED:
+                result = kind
+            elif typed == "":
+                if winner is not None:  # else this blank may be the winner's
+                    self.errors[p.seat] = f"{p.name}: {gettext(self.spec.missing_result)}"
                 continue
+            else:
+                try:
+                    result = parse_whole(typed)
+                except ValueError:
+                    self.errors[p.seat] = gettext("%(name)s: %(noun)s must be a whole number") % {
+                        "name": p.name,
+                        "noun": self.result_noun,
+                    }
+                    continue
             try:
-                results[p.name] = parse_whole(typed)
-            except ValueError:
-                self.errors[p.seat] = gettext("%(name)s: %(noun)s must be a whole number") % {
-                    "name": p.name,
-                    "noun": self.result_noun,
-                }
+                self.spec.result(self.state, p, result, f"results.{p.name}")
+            except rules.RuleError as error:
+                self.errors[p.seat] = i18n.for_player(error)
+                continue
+            results[p.name] = result
         if self.errors:
+            return None
+        for name, result in results.items():
+            warning = self.spec.drop_warning(self.state, self.state.player(name), result)
+            if warning:
+                self.warnings.append(warning)
+        if self.warnings and not self.confirmed:
             return None
         event = {"type": "deal", "winner": winner.name, "results": results}
         if self.rummy:
             event["rummy"] = True  # the engine refuses it where going rummy is off
         return event
+
+    @property
+    def needs_confirm(self):
+        """A warning to read before saving (a drop for a player who must play)."""
+        return bool(self.warnings) and not self.confirmed and not self.errors
+
+    @property
+    def other_errors(self):
+        """Refusals with no box of their own (a result sent for a player who is out)."""
+        return [m for k, m in self.errors.items() if isinstance(k, str) and k.startswith("out-")]
 
     def add_error(self, error):
         """Put an engine refusal beside the player (or the winner, or the mark) it names."""
@@ -436,6 +526,22 @@ def split_shares_typed(state, data):
     return {
         p.name: (data.get(f"s{p.seat}") or "").strip()[:MAX_TYPED] for p in state.players if p.is_in
     }
+
+
+def split_share_errors(state, typed):
+    """Each typed share's own refusal, by name, asked of the engine one at a time
+    (the other shares set to 0), so every bad share is named beside its box."""
+    errors = {}
+    for name, value in typed.items():
+        if value == "":
+            continue
+        trial = {n: (value if n == name else "0") for n in typed}
+        try:
+            state.split_shares("custom", trial)
+        except rules.RuleError as error:
+            if error.player == name:
+                errors[name] = i18n.sentence(error)
+    return errors
 
 
 class JoinEntry:

@@ -43,18 +43,23 @@ def standings(state):
         classes += spec.row_classes(state, p)
         classes += ["winner"] if line["winner"] else []
         line["classes"] = " ".join(classes)
-        line["marks"] = _name_marks(line, state.finished)
+        line["marks"] = _name_marks(line, state.finished, bool(state.winner))
         line["cells_html"] = _standing_cells_html(line["cells"])
         lines.append(line)
     return lines
 
 
-def _name_marks(line, finished):
+def _name_marks(line, finished, has_winner):
     """The badges after a standing's name (Leader, Deals next, the format's own),
-    laid out here so the template prints them in one go (bench/README.md)."""
+    laid out here so the template prints them in one go (bench/README.md).
+    A finished game without a winner (a points session) has no "Winner": the
+    top balance is only that."""
     marks = []
     if line["leader"]:
-        lead = gettext("Winner") if finished else gettext("Leader")
+        if not finished:
+            lead = gettext("Leader")
+        else:
+            lead = gettext("Winner") if has_winner else gettext("Top balance")
         marks.append(f' <span class="badge lead">{escape(lead)}</span>')
     elif line["winner"]:
         winner = gettext("Winner")
@@ -214,6 +219,14 @@ def history(state, limit=None):
     return rows
 
 
+def deal_summary(state, row):
+    """One line for a deal, as the other phone saved it: "deal 3: Meena won; Asha 2, Ravi 3"."""
+    if row.type != "deal":
+        return None
+    results = ", ".join(f"{name} {result_text(result)}" for name, result in row.results.items())
+    return f"deal {row.number}: {row.winner} won; {results}."
+
+
 def _cells_html(entry):
     """A deal row's boxes, one a player: the result, then the figure after it.
 
@@ -255,8 +268,66 @@ def banner(state):
         shares = ", ".join(f"{n} {format_money(s, state.rules)}" for n, s in state.split.items())
         return gettext("Game over: split the pot (%(shares)s).") % {"shares": shares}
     if state.winner:
+        if state.pot:
+            pot = format_money(money(state.pot), state.rules)
+            return gettext("%(name)s wins the pot of %(pot)s!") % {"name": state.winner, "pot": pot}
         return gettext("%(name)s wins!") % {"name": state.winner}
     return gettext("Session ended. Settle up below.")
+
+
+def rejoin_notes(state):
+    """Why each player who is out is not offered a rejoin now ("Ravi can't rejoin: ...")."""
+    if state.finished:
+        return []
+    offered = set(state.can_rejoin)
+    notes = []
+    for p in state.players:
+        if p.status != "out" or p.name in offered:
+            continue
+        why = state.rejoin_refusal(p.name)
+        if why:
+            notes.append(
+                gettext("%(name)s can't rejoin: %(why)s.") % {"name": p.name, "why": said(why)}
+            )
+    return notes
+
+
+def what_moved(before, after, changed):
+    """What a correction at history index `changed` moved besides that deal,
+    for the notice after it ("Ravi's rejoin start moved 66 → 71"), or None."""
+    lines = []
+    for old, new in zip(before.rows, after.rows, strict=False):
+        if old.index == changed:
+            continue
+        if old.type == "rejoin" and old.start_total != new.start_total:
+            moved = gettext("%(name)s's rejoin start moved %(old)s → %(new)s")
+            lines.append(
+                moved % {"name": old.player, "old": old.start_total, "new": new.start_total}
+            )
+    for old, new in zip(before.players, after.players, strict=False):
+        if old.status != new.status:
+            if new.status == "out":
+                lines.append(gettext("%(name)s is now out") % {"name": new.name})
+            elif old.status == "out":
+                lines.append(gettext("%(name)s is back in") % {"name": new.name})
+    if before.winner != after.winner:
+        if after.winner:
+            lines.append(gettext("%(name)s now wins the game") % {"name": after.winner})
+        else:
+            lines.append(gettext("the game is no longer over"))
+    if not lines:
+        return None
+    text = "; ".join(lines)
+    return gettext("Saved. %(what)s.") % {"what": text[:1].upper() + text[1:]}
+
+
+def figure_plural(state):
+    """The figure's name in the plural, for "Chart of the totals" (chips stay chips)."""
+    name = state.spec.figure_name.lower()
+    translated = gettext(state.spec.figure_name)
+    if translated != state.spec.figure_name:
+        return translated  # Hindi has no -s plural to add
+    return name if name.endswith("s") else f"{name}s"
 
 
 def settlement(state):

@@ -25,12 +25,19 @@ from django.utils.text import slugify
 from django.utils.translation import get_language, gettext, gettext_lazy, gettext_noop
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from . import document, i18n, rules, scoreboard, share
 from .calculator import Calculator
 from .chart import running_totals_svg
-from .forms import FORMAT_CHOICES, DealEntry, JoinEntry, NewGame, split_shares_typed
+from .forms import (
+    FORMAT_CHOICES,
+    DealEntry,
+    JoinEntry,
+    NewGame,
+    split_share_errors,
+    split_shares_typed,
+)
 from .models import Event, Game, StaleHistory, token_key
 
 YOUR_GAMES = "games"  # session key: the links this browser has opened
@@ -123,6 +130,7 @@ def new_game(request):
         return render(request, template, {"form": form, "formats": FORMAT_CHOICES})
     fmt, table_rules = form.table_rules()
     names, dealer = form.seats()
+    form.check_rules(fmt, table_rules)
     game = None
     status = 422
     if not form.errors and _too_many_games(request):
@@ -163,6 +171,8 @@ def _game_context(game, state, can_edit, entry=None, all_events=False, join_entr
         "banner": scoreboard.banner(state),
         "settlement": scoreboard.settlement(state),
         "figure_name": scoreboard.figure_name(state),
+        "figure_plural": scoreboard.figure_plural(state),
+        "rejoin_notes": scoreboard.rejoin_notes(state) if can_edit else [],
         "pot": rules.money(state.pot),
         **scoreboard.layout(state, rules.money(state.pot)),
         "rejoins": [
@@ -355,10 +365,11 @@ def _live(request, token, can_edit):
     return response
 
 
-def _done(request, game, state=None):
+def _done(request, game, state=None, notice=None):
     """After a change: the new game part for htmx, a redirect otherwise.
 
     `state` is the one the change replayed, so nothing is read again.
+    `notice` says what else the change moved, shown once.
     """
     if state is not None:
         _keep_state(game, state)
@@ -366,7 +377,9 @@ def _done(request, game, state=None):
         if state is None:
             game.refresh_from_db()
             state = _state(game)
-        return _show_game(request, game, state, can_edit=True)
+        return _show_game(request, game, state, can_edit=True, notice=notice)
+    if notice:
+        messages.info(request, notice)
     return redirect(game)
 
 
@@ -413,7 +426,10 @@ def _stale(request, game, version, typed=None):
     else:
         new_score = gettext("Here is the new score.")
         status, notice = 409, f"{_someone_else(game)} {new_score}"
-    return _show_game(request, game, fresh, True, status=status, entry=entry, notice=notice)
+    theirs = scoreboard.deal_summary(fresh, fresh.rows[-1]) if entry and fresh.rows else None
+    return _show_game(
+        request, game, fresh, True, status=status, entry=entry, notice=notice, theirs=theirs
+    )
 
 
 @require_POST
@@ -458,6 +474,7 @@ def edit_deal(request, token, event_id):
     entry = DealEntry(before, playing, data=request.POST)
     event = entry.event()
     if event is not None:
+        old_state = game.replay(history)
         try:
             new_state = game.replace_event(event_id, event, version)
         except (StaleHistory, Event.DoesNotExist):
@@ -466,9 +483,10 @@ def edit_deal(request, token, event_id):
             if error.event == position:
                 entry.add_error(error)
             else:
-                entry.errors["form"] = f"Not saved: that would make {_named(error)} impossible."
+                entry.errors["form"] = f"Not saved: {_named(error, old_state)}"
         else:
-            return _done(request, game, new_state)
+            moved = scoreboard.what_moved(old_state, new_state, position)
+            return _done(request, game, new_state, notice=moved)
     if not _still_at(game, version):
         return _stale_edit(request, game, event_id, version)
     return _edit_page(request, game, event_id, position, entry, status=422)
@@ -503,9 +521,28 @@ def _stale_edit(request, game, event_id, version):
     return _edit_page(request, game, event_id, position, entry, status=status, notice=notice)
 
 
-def _named(error):
-    label = i18n.phrase(error.label) if error.label else gettext("a later event")
-    return f"{label} ({i18n.for_player(error)})"
+def _named(error, old_state, removed=None):
+    """What a correction would break, named as the screen shows it now.
+
+    `error.event` is an index in the changed history; `removed` is the index
+    deleted from it (so later events are one further on in the screen's list).
+    """
+    index = error.event
+    if index is not None and removed is not None and index >= removed:
+        index += 1
+    row = old_state.rows[index] if index is not None and index < len(old_state.rows) else None
+    message = error.for_player
+    if row is None:
+        return f"a later event would no longer stand: {message}."
+    if row.type == "deal":
+        return f"deal {row.number} would no longer stand ({message})."
+    before = sum(1 for r in old_state.rows[:index] if r.type == "deal")
+    when = f"after deal {before}" if before else "before the first deal"
+    who, cannot, why = message.partition(" cannot ")
+    if cannot and ": " in why:  # "Kiran cannot rejoin: the highest total ..."
+        verb, _, why = why.partition(": ")
+        return f"{who} could no longer {verb} {when}: {why}."
+    return f"the {row.type.replace('_', ' ')} {when} would no longer stand ({message})."
 
 
 def _edit_page(request, game, event_id, position, entry, status=200, notice=None):
@@ -517,8 +554,13 @@ def _edit_page(request, game, event_id, position, entry, status=200, notice=None
         "notice": notice,
         "number": sum(1 for e in game.events.all()[: position + 1] if e.type == "deal"),
     }
+    context["in_place"] = bool(request.htmx)
     template = "tracker/edit_deal.html#edit-form" if request.htmx else "tracker/edit_deal.html"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    if request.htmx and request.method == "POST":
+        # The form posts for the whole game; a refusal goes back in its own place.
+        response = reswap(retarget(response, "#edit-deal"), "outerHTML")
+    return response
 
 
 @require_POST
@@ -527,6 +569,9 @@ def delete_event(request, token, event_id):
     version = _made_against(request)
     if version != game.revision:
         return _stale(request, game, version)
+    old_history = game.history()
+    ids = game.event_ids
+    removed = ids.index(event_id) if event_id in ids else None
     try:
         state = game.delete_event(event_id, version)
     except StaleHistory:
@@ -534,9 +579,8 @@ def delete_event(request, token, event_id):
     except Event.DoesNotExist:
         raise Http404("No such deal.") from None
     except rules.RuleError as error:
-        message = gettext("Not deleted: that would make %(what)s impossible.") % {
-            "what": _named(error)
-        }
+        named = _named(error, game.replay(old_history), removed)
+        message = gettext("Not deleted: %(what)s") % {"what": named}
         if request.htmx:
             state = game.state()
             return _show_game(request, game, state, True, status=422, notice=message)
@@ -675,11 +719,16 @@ def split(request, token):
     typed = split_shares_typed(state, data) if method == "custom" else None
     error = None
     shares = None
+    share_errors = split_share_errors(state, typed) if typed else {}
     try:
         shares = state.split_shares(method, typed)
     except rules.RuleError as refused:
         if (request.method == "POST" and not stale) or any(typed.values() if typed else []):
             error = refused
+    if error is not None and error.player and method == "custom":
+        share_errors.setdefault(error.player, i18n.sentence(error))
+    if share_errors:  # each share's refusal is beside its box
+        error = rules.RuleError("check the shares marked above", field="shares")
     if confirmed and not stale and error is None:
         event = {"type": "split", "method": method}
         if method == "custom":
@@ -706,11 +755,25 @@ def split(request, token):
         "typed": typed or {},
         "error": error,
         "error_text": i18n.for_player(error) if error else "",
+        "rows": [
+            {
+                "player": p,
+                "typed": (typed or {}).get(p.name, ""),
+                "share": (shares or {}).get(p.name),
+                "error": share_errors.get(p.name),
+            }
+            for p in state.in_players
+        ],
         "notice": notice,
         "version": game.revision,
     }
+    context["in_place"] = bool(request.htmx)
     template = "tracker/split.html#split-panel" if request.htmx else "tracker/split.html"
-    return render(request, template, context, status=409 if stale else 422 if error else 200)
+    status = 409 if stale else 422 if error else 200
+    response = render(request, template, context, status=status)
+    if request.htmx and request.method == "POST":
+        response = reswap(retarget(response, "#split"), "outerHTML")
+    return response
 
 
 def _download(game, body, content_type, extension):
@@ -763,18 +826,36 @@ def import_game(request):
         try:
             text = upload.read().decode("utf-8-sig")
             creator = _client_key(request)
-            if text.lstrip().startswith("{"):
+            json_named = upload.name.lower().endswith(".json")
+            if text.lstrip().startswith("{") or json_named:
                 game = Game.import_document(document.loads(text), created_from=creator)
             else:
                 game = Game.import_csv(text, created_from=creator)
         except UnicodeDecodeError:
             error = gettext("That file is not a text file.")
         except rules.RuleError as refused:
-            error = gettext("Not imported: %(why)s") % {"why": i18n.with_place(refused)}
+            error = gettext("Not imported: %(why)s") % {"why": _readable(refused)}
     if error:
         return render(request, "tracker/import.html", {"error": error}, status=422)
     _remember(request, game, can_edit=True)
     return redirect(game)
+
+
+def _readable(error):
+    """An import refusal as a family reads it: "Deal 1, Ravi: points must be ..."
+    (the import command keeps the document's own path, history[0] and the key)."""
+    where = ""
+    if error.event is not None:
+        label = error.label or "event"
+        if label.startswith("deal"):
+            where = label.capitalize()
+        else:
+            where = f"Event {error.event + 1} ({label.replace('_', ' ')})"
+    message = i18n.refusal(error)
+    if error.player and not error.message.startswith(f"{error.player} "):
+        where = f"{where}, {error.player}" if where else error.player
+    text = f"{where}: {message}" if where else message
+    return text if text.endswith(".") else text + "."
 
 
 @require_GET

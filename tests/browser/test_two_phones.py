@@ -34,8 +34,7 @@ def test_a_deal_typed_while_another_phone_saved_one_is_kept_and_saved_on_a_secon
     game = Game.create("points", {}, NAMES, history=DEALS)
     phone.goto(game.get_absolute_url())
     other_phone.goto(game.get_absolute_url())
-    score_deal(other_phone, "Meena", Asha=2, Ravi=3)  # deal 3, from the other phone
-    # This phone still shows "Enter deal 3": Ravi won, Asha 40, Meena 0.
+    # This phone types deal 3: Ravi won, Asha 40, Meena 0.
     form = phone.locator("#deal-entry")
     form.locator("label.win", has_text=re.compile(r"^\s*Ravi")).click()
     form.locator(".deal-row", has=phone.locator("label.win", has_text="Asha")).locator(
@@ -44,18 +43,29 @@ def test_a_deal_typed_while_another_phone_saved_one_is_kept_and_saved_on_a_secon
     form.locator(".deal-row", has=phone.locator("label.win", has_text="Meena")).locator(
         ".points input"
     ).fill("0")
-    form.get_by_role("button", name="Save deal 3").click()
+    score_deal(other_phone, "Meena", Asha=2, Ravi=3)  # deal 3, from the other phone
+    # The live poll keeps this phone's form in step (deal 4 now), what was typed kept.
+    expect(form.get_by_role("heading")).to_contain_text("Enter deal 4")
+    expect(form.locator(".drift")).to_be_visible()
+    asha = form.locator(".deal-row", has=phone.locator("label.win", has_text="Asha"))
+    expect(asha.locator(".points input")).to_have_value("40")
+    form.get_by_role("button", name="Save deal 4").click()
+    # Not saved twice: the other phone's deal is shown, this one kept to save or discard.
     expect(phone.locator(".notice")).to_have_text(
         "Someone else just saved deal 3. Here is the new score."
     )
+    expect(phone.locator("#conflict")).to_contain_text(
+        "The other phone saved: deal 3: Meena won; Asha 2, Ravi 3."
+    )
+    expect(phone.locator("#conflict")).to_contain_text("discard it")
     expect(phone.locator("#board .meta")).to_contain_text("3 deals played")
     assert len(game.history()) == 3
-    # What was typed is still there, now as deal 4: one tap saves it.
     form = phone.locator("#deal-entry")
     asha = form.locator(".deal-row", has=phone.locator("label.win", has_text="Asha"))
     expect(asha.locator(".points input")).to_have_value("40")
     expect(form.locator("input[name=winner][value='2']")).to_be_checked()
-    screenshot(phone)
+    phone.locator("#conflict").scroll_into_view_if_needed()
+    screenshot(phone, "-conflict")
     form.get_by_role("button", name="Save deal 4").click()
     expect(phone.locator("#board .meta")).to_contain_text("4 deals played")
     assert game.history()[3] == {
@@ -63,6 +73,18 @@ def test_a_deal_typed_while_another_phone_saved_one_is_kept_and_saved_on_a_secon
         "winner": "Ravi",
         "results": {"Asha": 40, "Meena": 0},
     }
+
+
+def test_a_form_not_typed_in_follows_the_board_and_saves_as_the_next_deal(phone, other_phone):
+    game = Game.create("points", {}, NAMES, history=DEALS)
+    phone.goto(game.get_absolute_url())
+    other_phone.goto(game.get_absolute_url())
+    score_deal(other_phone, "Meena", Asha=2, Ravi=3)
+    form = phone.locator("#deal-entry")
+    expect(form.get_by_role("heading")).to_contain_text("Enter deal 4")
+    expect(form.get_by_role("heading")).to_contain_text("Asha deals")
+    score_deal(phone, "Asha", Ravi=5, Meena=6)  # no conflict: it was in step
+    assert game.history()[3]["winner"] == "Asha"
 
 
 def test_a_correction_made_while_another_phone_deleted_a_deal_names_the_same_deal(
@@ -79,7 +101,8 @@ def test_a_correction_made_while_another_phone_deleted_a_deal_names_the_same_dea
     other_phone.get_by_role("button", name="Yes, delete deal 1").click()
     expect(other_phone.locator("#board .meta")).to_contain_text("1 deal played")
     # This phone corrects what it opened as deal 2: Meena had 9, not 7.
-    row = phone.locator(".deal-row", has=phone.locator("label.win", has_text="Meena"))
+    edit = phone.locator("#edit-deal")  # opened in place
+    row = edit.locator(".deal-row", has=phone.locator("label.win", has_text="Meena"))
     row.locator(".points input").fill("9")
     phone.get_by_role("button", name="Save deal 2").click()
     expect(phone.get_by_role("heading", name="Correct deal 1")).to_be_visible()
@@ -88,5 +111,6 @@ def test_a_correction_made_while_another_phone_deleted_a_deal_names_the_same_dea
     assert game.history() == [DEALS[1]]
     screenshot(phone)
     phone.get_by_role("button", name="Save deal 1").click()
+    expect(phone.locator("#edit-deal")).to_have_count(0)  # saved: the board is back
     expect(phone.locator("#board .meta")).to_contain_text("1 deal played")
     assert game.history() == [{**DEALS[1], "results": {"Asha": 5, "Meena": 9}}]

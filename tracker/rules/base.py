@@ -145,6 +145,15 @@ class Format:
     def rejoin_refusal(self, state, name):
         return N_("only pool has rejoins")
 
+    def drop_warning(self, state, player, result):
+        """A warning to confirm before this result is saved (a drop for a player
+        with no drops left), or None. Saved as it is once confirmed."""
+        return None
+
+    def why_out(self, state, player):
+        """How `player` went out ("84 + 20 = 104 ≥ 101"), or None."""
+        return None
+
     def can_split(self, state):
         return False
 

@@ -111,7 +111,7 @@ class Points(Thirteen):
         return Phrase(N_(" · %(value)s a point"), {"value": value})
 
     def columns(self, state):
-        return [N_("Balance"), N_("Amount")]
+        return [N_("Balance (points)"), N_("Money")]
 
     def badges(self, state, player):
         if player.status == "sitting_out":

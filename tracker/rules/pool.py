@@ -122,7 +122,9 @@ class Pool(Thirteen):
         most = state.rules.get("max_drops")
         if most is not None and player.drops_taken >= most:
             raise RuleError(
-                N_("has taken %(n)s drops, the most this table allows"),
+                N_("has taken %(n)s drop, the most this table allows")
+                if player.drops_taken == 1
+                else N_("has taken %(n)s drops, the most this table allows"),
                 params={"n": player.drops_taken},
                 field=where,
                 player=player.name,
@@ -153,6 +155,31 @@ class Pool(Thirteen):
             if most is not None:
                 left = min(left, max(0, most - p.drops_taken))
             p.drops_left = left
+
+    def drop_warning(self, state, player, result):
+        if result not in ("first_drop", "middle_drop") or not player.is_in:
+            return None
+        if player.drops_left > 0:
+            return None
+        value = state.rules[result]
+        limit = out_total(state.rules)
+        after = player.total + value
+        if after < limit:  # the most-drops limit, not the total
+            return f"{player.name} has no drops left (must play): save again to give the drop."
+        return (
+            f"{player.name} has no drops left (must play): a drop puts {player.name} out "
+            f"({player.total} + {value} = {after} ≥ {limit}). Save again to give the drop."
+        )
+
+    def why_out(self, state, player):
+        if player.is_in:
+            return None
+        for row in reversed(state.rows):
+            if row.type == "deal" and player.name in row.went_out:
+                after = row.totals[player.name]
+                value = row.points[player.name]
+                return f"{after - value} + {value} = {after} ≥ {out_total(state.rules)}"
+        return None
 
     def leaders(self, state):
         live = [p for p in state.players if p.is_in]
@@ -298,7 +325,7 @@ class Pool(Thirteen):
         return [N_("Total"), N_("Drops left"), *([N_("Share")] if state.split else [])]
 
     def cells(self, state, player, line):
-        no_drops = player.is_in and player.drops_left == 0
+        no_drops = player.is_in and player.drops_left == 0 and not state.finished
         drops = {"text": "\u2013" if not player.is_in else str(player.drops_left)}
         if no_drops:
             drops["badge"] = (N_("must play"), "warn")
@@ -310,7 +337,10 @@ class Pool(Thirteen):
         return cells
 
     def badges(self, state, player):
-        out = [(N_("Out"), "")] if not player.is_in else []
+        why = self.why_out(state, player)
+        out = []
+        if not player.is_in:
+            out = [(Phrase(N_("Out: %(why)s"), {"why": Phrase(why)}) if why else N_("Out"), "")]
         if player.rejoins:
             if player.rejoins > 1:
                 out.append((Phrase(N_("Rejoined ×%(n)s"), {"n": player.rejoins}), ""))  # noqa: RUF001
@@ -319,7 +349,8 @@ class Pool(Thirteen):
         return out
 
     def row_classes(self, state, player):
-        return ["no-drops"] if player.is_in and player.drops_left == 0 else []
+        must = player.is_in and player.drops_left == 0 and not state.finished
+        return ["no-drops"] if must else []
 
     def chart_line(self, rules):
         limit = rules["pool_limit"]
