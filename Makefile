@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 
-.PHONY: run test test-sqlite test-postgres mutants bench lint format check-deploy clean
+.PHONY: run test test-sqlite test-postgres mutants bench lint format check-deploy clean messages makemessages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,9 +19,24 @@ $(VENV)/.installed-test: requirements.txt requirements-test.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-test.txt
 	touch $(VENV)/.installed $@
 
+# The compiled translations (locale/*/LC_MESSAGES/django.mo, not kept in git).
+# msgfmt comes from Debian's gettext, installed here when missing (as root).
+messages: $(VENV)/.installed
+	@command -v msgfmt >/dev/null 2>&1 || bash scripts/gettext.sh
+	$(BIN)/python manage.py compilemessages --ignore '.venv' -v 0
+
+# Collect the marked strings into locale/hi/LC_MESSAGES/django.po. The rules
+# package marks its refusals with N_, which imports nothing from Django; our
+# makemessages (tracker/management/commands/makemessages.py) passes
+# xgettext --keyword=N_, as Django's own has no option for it.
+makemessages: $(VENV)/.installed
+	@command -v xgettext >/dev/null 2>&1 || bash scripts/gettext.sh
+	$(BIN)/python manage.py makemessages -l hi --no-obsolete \
+		--ignore '.venv/*' --ignore 'bench/*' --ignore 'tests/*' --ignore 'staticfiles/*'
+
 # Serve the app on every interface, as a phone on the same Wi-Fi sees it.
 # A home network has no HTTPS: HTTPS=off unless you set it (see README).
-run: $(VENV)/.installed
+run: $(VENV)/.installed messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	@ip=$$(hostname -I 2>/dev/null | awk '{print $$1}'); \
@@ -41,14 +56,14 @@ format: $(VENV)/.installed-test
 # Debian's chromium and postgresql when run as root; see scripts/test.sh).
 # Extra pytest arguments: make test PYTEST_ARGS="-x -k smoke".
 PYTEST_ARGS ?=
-test: lint
+test: lint messages
 	BIN=$(BIN) PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh all
 
 # One pass only, without ruff.
-test-sqlite: $(VENV)/.installed-test
+test-sqlite: $(VENV)/.installed-test messages
 	BIN=$(BIN) PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh sqlite
 
-test-postgres: $(VENV)/.installed-test
+test-postgres: $(VENV)/.installed-test messages
 	BIN=$(BIN) PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh postgres
 
 # Mutation testing of the rules engine and the hand calculator with the fast

@@ -7,6 +7,13 @@ set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# A Devanagari font, so the Hindi pages' screenshots show letters, not boxes
+# (a phone has one; a bare Debian server may not).
+if ! fc-list 2>/dev/null | grep -qi devanagari && [ -z "$(apt_unavailable_reason)" ]; then
+    say "No Devanagari font: installing Debian's fonts-lohit-deva for the Hindi screenshots."
+    apt_install fonts-lohit-deva || say "WARNING: fonts-lohit-deva could not be installed."
+fi
+
 if command -v chromium >/dev/null 2>&1; then
     exit 0
 fi

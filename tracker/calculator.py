@@ -4,25 +4,29 @@ Kept in the query string (GET), so every tap works without JavaScript and
 changes nothing on the server; htmx only swaps the panel in place.
 """
 
+from django.utils.translation import gettext, gettext_noop
+
 from . import hand
 
 RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUIT_NAMES = [
-    ("S", "♠", "spades"),
-    ("H", "♥", "hearts"),
-    ("D", "♦", "diamonds"),
-    ("C", "♣", "clubs"),
+    ("S", "♠", gettext_noop("spades")),
+    ("H", "♥", gettext_noop("hearts")),
+    ("D", "♦", gettext_noop("diamonds")),
+    ("C", "♣", gettext_noop("clubs")),
 ]
-WILD_CHOICES = [("", "No wild card"), ("PJ", "Printed joker (aces wild)")] + [
-    (rank, f"{rank}s wild") for rank in RANK_ORDER
+WILD_CHOICES = [
+    ("", gettext_noop("No wild card")),
+    ("PJ", gettext_noop("Printed joker (aces wild)")),
 ]
+WILD_CHOICES += [(rank, f"{rank}s wild") for rank in RANK_ORDER]
 MAX_CARDS = 14
 
 
 def label(card):
     """How a card is shown: 10♥, A♠, Joker."""
     if card == hand.PRINTED_JOKER:
-        return "Joker"
+        return gettext("Joker")
     symbol = {code: sign for code, sign, _ in SUIT_NAMES}[card[-1]]
     return card[:-1] + symbol
 
@@ -70,7 +74,7 @@ class Calculator:
         added = params.get("add")
         if added:
             if len(self.cards) >= MAX_CARDS:
-                self.error = "A hand has at most 14 cards (13, and one just drawn)."
+                self.error = gettext("A hand has at most 14 cards (13, and one just drawn).")
                 return
             try:
                 self.cards = hand.parse_cards([*self.cards, added[:3]])
@@ -95,7 +99,11 @@ class Calculator:
         except hand.HandError as refused:
             self.error = str(refused)
 
-    wild_choices = WILD_CHOICES
+    @property
+    def wild_choices(self):
+        """(value, text) of the wild-card menu, in the reader's language."""
+        first = [(value, gettext(text)) for value, text in WILD_CHOICES[:2]]
+        return first + [(rank, gettext("%(rank)ss wild") % {"rank": rank}) for rank in RANK_ORDER]
 
     @property
     def query(self):
@@ -117,7 +125,13 @@ class Calculator:
                 card = rank + code
                 buttons.append({"card": card, "rank": rank, "full": self.cards.count(card) >= 2})
             rows.append(
-                {"code": code, "sign": sign, "name": name, "red": code in "HD", "cards": buttons}
+                {
+                    "code": code,
+                    "sign": sign,
+                    "name": gettext(name),
+                    "red": code in "HD",
+                    "cards": buttons,
+                }
             )
         return rows
 

@@ -42,6 +42,10 @@ import math
 import re
 from xml.sax.saxutils import escape
 
+from django.utils.translation import gettext, ngettext
+
+from .i18n import phrase
+
 # Seat order: blue, vermillion, bluish green, near black, reddish purple,
 # violet, brown, indigo, crimson, olive.
 COLOURS = (
@@ -214,14 +218,18 @@ def running_totals_svg(state, *, title=None):
     rows = math.ceil(len(players) / columns)
     height = round(legend_top + rows * LEGEND_ROW + 2)
 
-    title_text = title or spec.chart_title
-    figure = spec.figure_name
+    title_text = title or gettext(spec.chart_title)
+    figure = gettext(spec.figure_name)
     if deals:
         last = ", ".join(f"{name} {series[-1]}" for name, series in points.items())
-        summary = f"{figure} per player over {deals} deal{'s' if deals != 1 else ''}. "
-        summary += f"After deal {deals}: {last}."
+        summary = ngettext(
+            "%(figure)s per player over %(n)s deal.",
+            "%(figure)s per player over %(n)s deals.",
+            deals,
+        ) % {"figure": figure, "n": deals}
+        summary += " " + gettext("After deal %(n)s: %(last)s.") % {"n": deals, "last": last}
     else:
-        summary = "No deals yet."
+        summary = gettext("No deals yet.")
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {height}" '
@@ -256,6 +264,7 @@ def running_totals_svg(state, *, title=None):
         )
     out.append("</g>")
 
+    deal_word = gettext("Deal")
     # Axes, deal numbers, axis names.
     out.append('<g class="axes">')
     out.append(
@@ -282,7 +291,7 @@ def running_totals_svg(state, *, title=None):
         )
     out.append(
         f'<text x="{_num(left + plot_width / 2)}" y="{bottom + 30}" text-anchor="middle" '
-        f'fill="{MUTED}">Deal</text>'
+        f'fill="{MUTED}">{_text(deal_word)}</text>'
     )
     out.append(f'<text x="8" y="{top - 8}" fill="{MUTED}">{figure}</text>')
     out.append("</g>")
@@ -292,10 +301,11 @@ def running_totals_svg(state, *, title=None):
         out.append(
             f'<line class="limit" data-value="{limit}" x1="{left}" y1="{y}" x2="{RIGHT}" '
             f'y2="{y}" stroke="{INK}" stroke-width="1.5" stroke-dasharray="6 4">'
-            f"<title>{_text(line[1])}</title></line>"
+            f"<title>{_text(phrase(line[1]))}</title></line>"
         )
         out.append(
-            f'<text x="{left + 4}" y="{_num(y_of(limit) - 4)}" fill="{INK}">{_text(line[2])}</text>'
+            f'<text x="{left + 4}" y="{_num(y_of(limit) - 4)}" fill="{INK}">'
+            f"{_text(phrase(line[2]))}</text>"
         )
 
     if not deals:
@@ -327,6 +337,8 @@ def running_totals_svg(state, *, title=None):
         out.append("</g>")
 
         out.append('<g class="markers" stroke-width="2">')
+        out_after = gettext("%(name)s out after deal %(deal)s at %(value)s")
+        rejoined_at = gettext("%(name)s rejoined after deal %(deal)s at %(value)s")
         for name, deal, value in outs:
             colour, _ = look(name)
             x, y = x_of(deal), y_of(value)
@@ -337,15 +349,16 @@ def running_totals_svg(state, *, title=None):
             out.append(
                 f'<path class="out" data-player="{_attr(name)}" data-deal="{deal}" '
                 f'd="{cross}" stroke="{colour}" fill="none"><title>'
-                f"{_text(name)} out after deal {deal} at {value}</title></path>"
+                f"{_text(out_after % {'name': name, 'deal': deal, 'value': value})}</title></path>"
             )
         for name, deal, value in rejoins:
             colour, _ = look(name)
             out.append(
                 f'<circle class="rejoin" data-player="{_attr(name)}" data-deal="{deal}" '
                 f'cx="{_num(x_of(deal))}" cy="{_num(y_of(value))}" r="4" fill="#FFFFFF" '
-                f'stroke="{colour}"><title>{_text(name)} rejoined after deal {deal} at '
-                f"{value}</title></circle>"
+                f'stroke="{colour}"><title>'
+                f"{_text(rejoined_at % {'name': name, 'deal': deal, 'value': value})}"
+                "</title></circle>"
             )
         out.append("</g>")
 

@@ -9,8 +9,9 @@ from decimal import Decimal, InvalidOperation
 from html import escape
 
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
-from . import rules
+from . import i18n, rules
 
 # One tap picks the format: (key, label, format, fixed rules), from the registry.
 FORMAT_CHOICES = [
@@ -45,6 +46,11 @@ def defaults_for(key, typed=None):
         return rules.normalize_rules(fmt, chosen)
     except rules.RuleError:
         return rules.normalize_rules(fmt, format_rules(key)[1])
+
+
+def capitalized(text):
+    """A label's first letter a capital (Hindi has none: unchanged)."""
+    return text[:1].upper() + text[1:]
 
 
 def shown(value):
@@ -258,7 +264,7 @@ class NewGame:
         where = error.field or "form"
         if where.startswith("players"):
             where = "players"
-        self.errors.setdefault(where, error.message[0].upper() + error.message[1:])
+        self.errors.setdefault(where, i18n.sentence(error))
 
     def check_rules(self, fmt, chosen):
         """Every refusal of the typed table rules at once, each beside its rule.
@@ -297,12 +303,12 @@ class NewGame:
             out.append(
                 {
                     "key": key,
-                    "label": rules.RULE_LABELS[key].capitalize(),
+                    "label": capitalized(gettext(rules.RULE_LABELS[key])),
                     "value": self.rule_values.get(key, ""),
-                    "help": shown_as.help,
+                    "help": gettext(shown_as.help) if shown_as.help else "",
                     "error": self.errors.get(f"rules.{key}"),
                     "flag": shown_as.kind == "flag",
-                    "choices": list(shown_as.choices) or None,
+                    "choices": [(v, gettext(text)) for v, text in shown_as.choices] or None,
                     "numeric": shown_as.kind == "whole",
                 }
             )
@@ -378,11 +384,15 @@ class DealEntry:
 
     @property
     def prompt(self):
-        return self.spec.deal_prompt
+        return gettext(self.spec.deal_prompt)
 
     @property
     def placeholder(self):
-        return self.spec.result_short
+        return gettext(self.spec.result_short)
+
+    @property
+    def result_noun(self):
+        return gettext(self.spec.result_noun)
 
     @property
     def calculator(self):
@@ -396,6 +406,11 @@ class DealEntry:
     @property
     def playing_names(self):
         return [p.name for p in self.playing]
+
+    @property
+    def playing_list(self):
+        """ "Ravi and Kiran", in the reader's language."""
+        return i18n.phrase(rules.table.and_list(self.playing_names))
 
     def event(self):
         """The deal as an event for the engine, or None with self.errors filled.
@@ -417,20 +432,21 @@ class DealEntry:
                 result = kind
             elif typed == "":
                 if winner is not None:  # else this blank may be the winner's
-                    self.errors[p.seat] = f"{p.name}: {self.spec.missing_result}"
+                    self.errors[p.seat] = f"{p.name}: {gettext(self.spec.missing_result)}"
                 continue
             else:
                 try:
                     result = parse_whole(typed)
                 except ValueError:
-                    self.errors[p.seat] = (
-                        f"{p.name}: {self.spec.result_noun} must be a whole number"
-                    )
+                    self.errors[p.seat] = gettext("%(name)s: %(noun)s must be a whole number") % {
+                        "name": p.name,
+                        "noun": self.result_noun,
+                    }
                     continue
             try:
                 self.spec.result(self.state, p, result, f"results.{p.name}")
             except rules.RuleError as error:
-                self.errors[p.seat] = error.for_player
+                self.errors[p.seat] = i18n.for_player(error)
                 continue
             results[p.name] = result
         if self.errors:
@@ -460,11 +476,11 @@ class DealEntry:
         """Put an engine refusal beside the player (or the winner, or the mark) it names."""
         player = self.state.player(error.player) if error.player else None
         if player is not None and player.seat in self.kinds:
-            self.errors[player.seat] = error.for_player
+            self.errors[player.seat] = i18n.for_player(error)
         elif error.field in ("winner", "rummy"):
-            self.errors[error.field] = error.message[0].upper() + error.message[1:]
+            self.errors[error.field] = i18n.sentence(error)
         else:
-            self.errors["form"] = error.message[0].upper() + error.message[1:]
+            self.errors["form"] = i18n.sentence(error)
 
     def rows(self):
         """One row per player dealt in, for the template."""
@@ -499,7 +515,7 @@ def _word_chips(seat, kind, buttons):
         "".join(
             f'<label class="chip word"><input type="radio" name="r{int(seat)}" '
             f'value="{escape(str(word))}"{" checked" if kind == word else ""}>'
-            f"<span>{escape(str(label))}</span> <b>{escape(str(value))}</b></label>"
+            f"<span>{escape(gettext(label))}</span> <b>{escape(str(value))}</b></label>"
             for word, label, value in buttons
         )
     )
@@ -524,7 +540,7 @@ def split_share_errors(state, typed):
             state.split_shares("custom", trial)
         except rules.RuleError as error:
             if error.player == name:
-                errors[name] = error.message[:1].upper() + error.message[1:]
+                errors[name] = i18n.sentence(error)
     return errors
 
 
@@ -558,7 +574,7 @@ class JoinEntry:
 
     def add_error(self, error):
         where = "after" if error.field == "after" else "name"
-        message = error.message
-        if not message.startswith(" ".join(self.name.split())):
+        message = i18n.refusal(error)
+        if not error.message.startswith(" ".join(self.name.split())):
             message = message[0].upper() + message[1:]  # never a name as typed: "asha ..."
         self.errors[where] = message

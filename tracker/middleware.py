@@ -13,11 +13,12 @@ from django.http import QueryDict, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils.datastructures import MultiValueDict
+from django.utils.translation import gettext_lazy as _
 
-UNREADABLE = (
+UNREADABLE = _(
     "The form could not be read, so nothing was changed: go back, reload the page and try again."
 )
-NOT_UTF8 = (
+NOT_UTF8 = _(
     "The form could not be read, so nothing was changed: it must be sent as UTF-8. "
     "Go back, reload the page and try again."
 )

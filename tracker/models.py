@@ -12,8 +12,9 @@ from django.db import models, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from . import document, rules, sheet
+from . import document, i18n, rules, sheet
 
 
 def new_token():
@@ -434,11 +435,16 @@ def check_member_name(name):
     """A member's name as a player's name is checked: trimmed, 1 to 30 letters."""
     name = " ".join(str(name or "").split())
     if not name:
-        raise MemberError("Type the member's name")
+        raise MemberError(_("Type the member's name"))
     if len(name) > rules.MAX_NAME_LENGTH:
-        raise MemberError(f"{name[:30]}…: a name is at most {rules.MAX_NAME_LENGTH} letters")
+        raise MemberError(
+            _("%(name)s…: a name is at most %(n)s letters")
+            % {"name": name[:30], "n": rules.MAX_NAME_LENGTH}
+        )
     if rules.has_control_characters(name):
-        raise MemberError(f"{name}: the name has a character that is not a letter")
+        raise MemberError(
+            _("%(name)s: the name has a character that is not a letter") % {"name": name}
+        )
     return name
 
 
@@ -500,9 +506,9 @@ class Table(models.Model):
         try:
             name = document.check_name(name)
         except rules.RuleError as error:
-            raise MemberError(error.message[0].upper() + error.message[1:], "name") from None
+            raise MemberError(i18n.sentence(error), "name") from None
         if not name:
-            raise MemberError("Give the table a name", "name")
+            raise MemberError(_("Give the table a name"), "name")
         names = cls.check_members(members)
         table = cls.objects.create(name=name, created_from=created_from)
         Member.objects.bulk_create(
@@ -521,13 +527,15 @@ class Table(models.Model):
             except MemberError as error:
                 raise MemberError(error.message, field) from None
             if member.casefold() in seen:
-                raise MemberError(f"{member} is a member twice: names must differ", field)
+                raise MemberError(
+                    _("%(name)s is a member twice: names must differ") % {"name": member}, field
+                )
             seen.add(member.casefold())
             names.append(member)
         if len(names) < MIN_MEMBERS:
-            raise MemberError(f"A table needs at least {MIN_MEMBERS} members", field)
+            raise MemberError(_("A table needs at least %(n)s members") % {"n": MIN_MEMBERS}, field)
         if len(names) > MAX_MEMBERS:
-            raise MemberError(f"A table has at most {MAX_MEMBERS} members", field)
+            raise MemberError(_("A table has at most %(n)s members") % {"n": MAX_MEMBERS}, field)
         return names
 
     def locked(self):
@@ -562,9 +570,9 @@ class Table(models.Model):
         name = check_member_name(name)
         members = list(table.members.all())
         if any(m.name.casefold() == name.casefold() for m in members):
-            raise MemberError(f"{name} is already a member: names must differ")
+            raise MemberError(_("%(name)s is already a member: names must differ") % {"name": name})
         if len(members) >= MAX_MEMBERS:
-            raise MemberError(f"A table has at most {MAX_MEMBERS} members")
+            raise MemberError(_("A table has at most %(n)s members") % {"n": MAX_MEMBERS})
         order = max((m.order for m in members), default=0) + 1
         member = Member.objects.create(table=table, name=name, order=order)
         self.revision = table.bump()
@@ -577,13 +585,16 @@ class Table(models.Model):
         table = self.locked_at(made_against)
         member = table.members.filter(pk=member_id).first()
         if member is None:
-            raise MemberError("That member is not at this table")
+            raise MemberError(_("That member is not at this table"))
         # Compared ignoring case in Python: the database's case rules differ by script.
         seated = Player.objects.filter(game__table=table).values_list("name", flat=True)
         if member.name.casefold() in {name.casefold() for name in seated.distinct()}:
-            raise MemberError(f"{member.name} sits in a game of this table, so stays a member")
+            raise MemberError(
+                _("%(name)s sits in a game of this table, so stays a member")
+                % {"name": member.name}
+            )
         if table.members.count() <= MIN_MEMBERS:
-            raise MemberError(f"A table needs at least {MIN_MEMBERS} members")
+            raise MemberError(_("A table needs at least %(n)s members") % {"n": MIN_MEMBERS})
         member.delete()
         self.revision = table.bump()
         self._prefetched_objects_cache = {}
@@ -595,7 +606,9 @@ class Table(models.Model):
         missing = [n for n in names if n.casefold() not in known]
         if len(known) + len(missing) > MAX_MEMBERS:
             raise MemberError(
-                f"Adding {', '.join(missing)} would make more than {MAX_MEMBERS} members", "file"
+                _("Adding %(names)s would make more than %(n)s members")
+                % {"names": ", ".join(missing), "n": MAX_MEMBERS},
+                "file",
             )
         order = max((m.order for m in self.members.all()), default=0)
         Member.objects.bulk_create(
@@ -610,7 +623,9 @@ class Table(models.Model):
         known = {m.name.casefold() for m in self.members.all()}
         for name in names:
             if name.casefold() not in known:
-                raise MemberError(f"{name} is not a member of this table", "seats")
+                raise MemberError(
+                    _("%(name)s is not a member of this table") % {"name": name}, "seats"
+                )
 
 
 class StaleTable(Exception):

@@ -9,7 +9,9 @@ template loops over them and never names a format.
 from html import escape
 
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
+from .i18n import phrase
 from .rules import MAX_PLAYERS, RESULT_LABELS, money
 from .rules.money_format import format_money
 
@@ -32,9 +34,9 @@ def standings(state):
             "deals_next": p.name == next_dealer,
             "leader": p.name in leaders and not state.split,
             "winner": p.name == state.winner,
-            "badges": spec.badges(state, p),
+            "badges": [(said(text), kind) for text, kind in spec.badges(state, p)],
         }
-        line["cells"] = spec.cells(state, p, line)
+        line["cells"] = [_cell(c) for c in spec.cells(state, p, line)]
         classes = ["out"] if line["out"] else []
         classes += ["away"] if line["away"] else []
         classes += ["leader"] if line["leader"] else []
@@ -54,12 +56,17 @@ def _name_marks(line, finished, has_winner):
     top balance is only that."""
     marks = []
     if line["leader"]:
-        lead = "Leader" if not finished else "Winner" if has_winner else "Top balance"
-        marks.append(f' <span class="badge lead">{lead}</span>')
+        if not finished:
+            lead = gettext("Leader")
+        else:
+            lead = gettext("Winner") if has_winner else gettext("Top balance")
+        marks.append(f' <span class="badge lead">{escape(lead)}</span>')
     elif line["winner"]:
-        marks.append(' <span class="badge lead">Winner</span>')
+        winner = gettext("Winner")
+        marks.append(f' <span class="badge lead">{escape(winner)}</span>')
     if line["deals_next"]:
-        marks.append(' <span class="badge dealer">Deals next</span>')
+        deals_next = gettext("Deals next")
+        marks.append(f' <span class="badge dealer">{escape(deals_next)}</span>')
     for text, kind in line["badges"]:
         css = f"badge {escape(str(kind))}" if kind else "badge"
         marks.append(f' <span class="{css}">{escape(str(text))}</span>')
@@ -93,16 +100,17 @@ def seating(state, pot_after_join):
     if spec.takes_joins:
         why = spec.join_refusal(state)
         if len(state.players) >= MAX_PLAYERS:
-            why = f"a game has at most {MAX_PLAYERS} players"
+            why = gettext("a game has at most %(n)s players") % {"n": MAX_PLAYERS}
         if why:
-            out["join_note"] = f"Nobody can join now: {why}."
+            out["join_note"] = gettext("Nobody can join now: %(why)s.") % {"why": said(why)}
         else:
             out["joinable"] = True
             # Pool: a joiner starts at H + 1 and pays in; points: balance 0, nothing to say.
             start = spec.join_total(state)
-            notes = [f"A new player starts at {start}"] if start else []
+            notes = [gettext("A new player starts at %(n)s") % {"n": start}] if start else []
             if pot_after_join != money(state.pot):
-                notes.append(f"the pot becomes {format_money(pot_after_join, state.rules)}")
+                pot = format_money(pot_after_join, state.rules)
+                notes.append(gettext("the pot becomes %(pot)s") % {"pot": pot})
             note = "; ".join(notes)
             out["join_note"] = note[:1].upper() + note[1:] + "." if note else ""
     if spec.sits_out:
@@ -125,17 +133,34 @@ def layout(state, pot):
     """The parts of the board that differ between formats, for the template."""
     spec = state.spec
     return {
-        "meta": spec.meta(state, pot),
-        "columns": spec.columns(state),
-        "tie_note": spec.tie_breaker_note(state) if state.tie_breaker else None,
+        "meta": said(spec.meta(state, pot)),
+        "columns": [said(c) for c in spec.columns(state)],
+        "tie_note": said(spec.tie_breaker_note(state)) if state.tie_breaker else None,
         "settles": spec.settles,
-        "settlement_note": spec.settlement_note(state),
+        "settlement_note": said(spec.settlement_note(state)),
     }
+
+
+def said(text):
+    """Words of the format module in the reader's language: a Phrase with its
+    places, or words marked N_ (plain English words are looked up too)."""
+    if not text or not isinstance(text, str):
+        return text
+    if hasattr(text, "template"):
+        return phrase(text)
+    return gettext(text)
+
+
+def _cell(cell):
+    if isinstance(cell, dict) and cell.get("badge"):
+        text, kind = cell["badge"]
+        return {**cell, "badge": (said(text), kind)}
+    return cell
 
 
 def result_text(result):
     if isinstance(result, str):
-        return SHORT_RESULTS.get(result, result)
+        return said(SHORT_RESULTS.get(result, result))
     return str(result)
 
 
@@ -161,7 +186,7 @@ def history(state, limit=None):
             "went_out": row.went_out,
         }
         if row.type == "deal":
-            entry["won_label"] = state.spec.won_label(row)
+            entry["won_label"] = said(state.spec.won_label(row))
             entry["cells"] = [
                 {
                     "name": name,
@@ -176,9 +201,16 @@ def history(state, limit=None):
             ]
             entry["cells_html"] = _cells_html(entry)
         elif row.type == "join":
-            seat = f"after {row.after}" if row.after else "at the end of the table"
-            figure = f"{state.spec.figure_name.lower()} {row.totals.get(row.player)}"
-            entry["text"] = f"{row.player} joined, {seat} ({figure})"
+            if row.after:
+                seat = gettext("after %(name)s") % {"name": row.after}
+            else:
+                seat = gettext("at the end of the table")
+            figure = f"{gettext(state.spec.figure_name).lower()} {row.totals.get(row.player)}"
+            entry["text"] = gettext("%(name)s joined, %(seat)s (%(figure)s)") % {
+                "name": row.player,
+                "seat": seat,
+                "figure": figure,
+            }
         elif row.type == "split":
             entry["method"] = row.results.get("method")
             entry["shares"] = [(name, money(share)) for name, share in row.shares.items()]
@@ -204,6 +236,9 @@ def _cells_html(entry):
     """
     out = []
     won_label = escape(str(entry["won_label"]))
+    dealt_word, dealt_letter, out_word = gettext("dealt"), gettext("D"), gettext("Out")
+    dealt = f'<span class="badge dealer" title="{escape(dealt_word)}">{escape(dealt_letter)}</span>'
+    went_out = f'<span class="badge">{escape(out_word)}</span>'
     for c in entry["cells"]:
         if c["won"]:
             shown = won_label
@@ -217,16 +252,12 @@ def _cells_html(entry):
             if on
         )
         after = "" if c["after"] is None else escape(str(c["after"]))
-        badges = (DEALT if c["name"] == entry["dealer"] else "") + (OUT if c["out"] else "")
+        badges = (dealt if c["name"] == entry["dealer"] else "") + (went_out if c["out"] else "")
         out.append(
             f'<td class="{css}"><span class="res">{shown}</span>'
             f'<span class="after">{after}</span>{badges}</td>'
         )
     return mark_safe("".join(out))  # safe: every value in it is escaped
-
-
-DEALT = '<span class="badge dealer" title="dealt">D</span>'
-OUT = '<span class="badge">Out</span>'
 
 
 def banner(state):
@@ -235,12 +266,13 @@ def banner(state):
         return None
     if state.split:
         shares = ", ".join(f"{n} {format_money(s, state.rules)}" for n, s in state.split.items())
-        return f"Game over: split the pot ({shares})."
+        return gettext("Game over: split the pot (%(shares)s).") % {"shares": shares}
     if state.winner:
         if state.pot:
-            return f"{state.winner} wins the pot of {format_money(money(state.pot), state.rules)}!"
-        return f"{state.winner} wins!"
-    return "Session ended. Settle up below."
+            pot = format_money(money(state.pot), state.rules)
+            return gettext("%(name)s wins the pot of %(pot)s!") % {"name": state.winner, "pot": pot}
+        return gettext("%(name)s wins!") % {"name": state.winner}
+    return gettext("Session ended. Settle up below.")
 
 
 def rejoin_notes(state):
@@ -254,7 +286,9 @@ def rejoin_notes(state):
             continue
         why = state.rejoin_refusal(p.name)
         if why:
-            notes.append(f"{p.name} can't rejoin: {why}.")
+            notes.append(
+                gettext("%(name)s can't rejoin: %(why)s.") % {"name": p.name, "why": said(why)}
+            )
     return notes
 
 
@@ -266,27 +300,33 @@ def what_moved(before, after, changed):
         if old.index == changed:
             continue
         if old.type == "rejoin" and old.start_total != new.start_total:
-            lines.append(f"{old.player}'s rejoin start moved {old.start_total} → {new.start_total}")
+            moved = gettext("%(name)s's rejoin start moved %(old)s → %(new)s")
+            lines.append(
+                moved % {"name": old.player, "old": old.start_total, "new": new.start_total}
+            )
     for old, new in zip(before.players, after.players, strict=False):
         if old.status != new.status:
             if new.status == "out":
-                lines.append(f"{new.name} is now out")
+                lines.append(gettext("%(name)s is now out") % {"name": new.name})
             elif old.status == "out":
-                lines.append(f"{new.name} is back in")
+                lines.append(gettext("%(name)s is back in") % {"name": new.name})
     if before.winner != after.winner:
         if after.winner:
-            lines.append(f"{after.winner} now wins the game")
+            lines.append(gettext("%(name)s now wins the game") % {"name": after.winner})
         else:
-            lines.append("the game is no longer over")
+            lines.append(gettext("the game is no longer over"))
     if not lines:
         return None
     text = "; ".join(lines)
-    return f"Saved. {text[:1].upper()}{text[1:]}."
+    return gettext("Saved. %(what)s.") % {"what": text[:1].upper() + text[1:]}
 
 
 def figure_plural(state):
     """The figure's name in the plural, for "Chart of the totals" (chips stay chips)."""
     name = state.spec.figure_name.lower()
+    translated = gettext(state.spec.figure_name)
+    if translated != state.spec.figure_name:
+        return translated  # Hindi has no -s plural to add
     return name if name.endswith("s") else f"{name}s"
 
 
@@ -295,4 +335,4 @@ def settlement(state):
 
 
 def figure_name(state):
-    return state.spec.figure_name
+    return gettext(state.spec.figure_name)

@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the switch's cookie, else Accept-Language, else English.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -88,6 +90,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -126,9 +129,16 @@ DATABASES = {"default": default_db}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# English and Hindi (locale/hi/README.md). Any other language a browser asks
+# for gets English. The compiled .mo files are built by `make run` and
+# `make test` (manage.py compilemessages), not kept in git.
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("hi", "हिंदी")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "Asia/Kolkata")
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"

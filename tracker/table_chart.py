@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.utils.translation import gettext
+
 from .chart import (
     COLOURS,
     DASHES,
@@ -45,12 +47,13 @@ def _open(height, title, desc):
     ]
 
 
-def wins_svg(rows, title="Wins per member"):
+def wins_svg(rows, title=None):
     """A bar per member of the games they won."""
     most = max([r["wins"] for r in rows] + [1])
     top = 28
     height = top + len(rows) * (BAR + GAP) + 12
-    desc = ", ".join(f"{r['name']} {r['wins']}" for r in rows) or "No members."
+    title = title or gettext("Wins per member")
+    desc = ", ".join(f"{r['name']} {r['wins']}" for r in rows) or gettext("No members.")
     out = _open(height, title, desc)
     out.append(
         f'<text x="12" y="18" font-size="13" font-weight="bold" fill="{INK}">{_text(title)}</text>'
@@ -75,8 +78,9 @@ def wins_svg(rows, title="Wins per member"):
     return "\n".join(out)
 
 
-def money_svg(members, timeline, title="Money per member over the games"):
+def money_svg(members, timeline, title=None):
     """A line per member through their money after each finished game."""
+    title = title or gettext("Money per member over the games")
     games = len(timeline) - 1
     values = [float(point["money"][m]) for point in timeline for m in members] + [0.0]
     low, high = min(values), max(values)
@@ -96,8 +100,10 @@ def money_svg(members, timeline, title="Money per member over the games"):
         return top + plot - plot * (float(v) - low) / (high - low)
 
     last = timeline[-1]["money"]
-    desc = "After the last finished game: " + ", ".join(
-        f"{m} {Decimal(last[m]):.2f}" for m in members
+    desc = (
+        gettext("After the last finished game:")
+        + " "
+        + ", ".join(f"{m} {Decimal(last[m]):.2f}" for m in members)
     )
     out = _open(height, title, desc)
     out.append(
@@ -118,14 +124,18 @@ def money_svg(members, timeline, title="Money per member over the games"):
         f'stroke="{INK}"/>'
     )
     out.append("</g>")
+    axis = gettext("finished games, oldest first (%(n)s)") % {"n": games}
+    none_yet = gettext("No finished game yet")
     out.append(
         f'<text x="{_num((left + right) / 2)}" y="{top + plot + 16}" font-size="11" '
-        f'text-anchor="middle" fill="{MUTED}">finished games, oldest first ({games})</text>'
+        f'text-anchor="middle" fill="{MUTED}">'
+        f"{_text(axis)}</text>"
     )
     if not games:
         out.append(
             f'<text class="note" x="{_num((left + right) / 2)}" y="{_num(top + plot / 2)}" '
-            f'font-size="12" text-anchor="middle" fill="{MUTED}">No finished game yet</text>'
+            f'font-size="12" text-anchor="middle" fill="{MUTED}">'
+            f"{_text(none_yet)}</text>"
         )
     for i, m in enumerate(members):
         colour, dash = COLOURS[i % len(COLOURS)], DASHES[i % len(DASHES)]

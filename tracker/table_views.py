@@ -15,10 +15,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import document, rules, stats, tables
+from . import document, i18n, rules, stats, tables
 from .forms import FORMAT_CHOICES, NewGame
 from .models import Game, MemberError, StaleTable, Table
 from .table_chart import money_svg, wins_svg
@@ -85,7 +86,9 @@ def _too_many_tables(request):
     return made.count() >= settings.GAMES_PER_HOUR
 
 
-TOO_MANY_TABLES = "Too many new tables from this address in the last hour. Try again later."
+TOO_MANY_TABLES = gettext_lazy(
+    "Too many new tables from this address in the last hour. Try again later."
+)
 
 
 @require_http_methods(["GET", "POST"])
@@ -120,9 +123,9 @@ def import_table(request):
             text = request.FILES["file"].read().decode("utf-8-sig")
             table = tables.import_document(document.loads(text), created_from=_client_key(request))
         except UnicodeDecodeError:
-            error = "That file is not a text file."
+            error = gettext("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:
-            error = f"Not imported: {_message(refused)}"
+            error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
     if error:
         context = {"name": "", "members": "", "errors": {}, "import_error": error}
         return render(request, "tracker/table_new.html", context, status=422)
@@ -135,9 +138,9 @@ def _upload_error(request):
     if _too_many_games(request):
         return TOO_MANY
     if upload is None:
-        return "Choose a saved file (.json) to import."
+        return gettext("Choose a saved file (.json) to import.")
     if upload.size > MAX_UPLOAD * 5:
-        return "That file is too big."
+        return gettext("That file is too big.")
     return None
 
 
@@ -145,7 +148,7 @@ def _message(error):
     """A refusal's words: the table's message, or the engine's with its place."""
     if isinstance(error, (tables.TableError, MemberError)):
         return error.message
-    return str(error)
+    return i18n.with_place(error)
 
 
 # ---------------------------------------------------------------- the table page
@@ -199,7 +202,8 @@ def _query(show, fmt):
 
 
 def _format_label(game):
-    return rules.FORMATS[game.format].listing_label(game.rules)
+    label = rules.FORMATS[game.format].listing_label(game.rules)
+    return i18n.phrase(label) if hasattr(label, "template") else gettext(label)
 
 
 def _show_table(request, table, can_edit, status=200, **extra):
@@ -234,8 +238,8 @@ def _after_change(request, table, errors=None, status=200, **extra):
     return redirect(table)
 
 
-STALE = "Someone else just changed the table. Here it is now."
-NO_VERSION = (
+STALE = gettext_lazy("Someone else just changed the table. Here it is now.")
+NO_VERSION = gettext_lazy(
     "Nothing was saved: the form did not say which version of the table it was made for. "
     "Here it is now."
 )
@@ -301,7 +305,7 @@ def play_again(request, token, game):
         raise Http404("No such game at this table.")
     refused = None
     if tables.summaries([previous])[0]["status"] != "finished":
-        refused = "That game is still being played."
+        refused = gettext("That game is still being played.")
     elif _too_many_games(request):
         refused = TOO_MANY
     if refused and not _still_at(table, version):  # another phone's change came first
@@ -345,14 +349,14 @@ def upload(request, token):
         except StaleTable:
             return _stale(request, table, version)
         except UnicodeDecodeError:
-            error = "That file is not a text file."
+            error = gettext("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:
-            error = f"Not imported: {_message(refused)}"
+            error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
     if error and not _still_at(table, version):
         return _stale(request, table, version)
     if error:
         return _show_table(request, table, True, status=422, errors={"file": error})
-    messages.success(request, "Imported.")
+    messages.success(request, gettext("Imported."))
     return redirect(table)
 
 
@@ -372,10 +376,16 @@ def chart(request, token, can_edit, kind):
     members = table.member_names()
     figures, _, found = tables.table_stats(table, members)
     if kind == "wins":
-        svg = wins_svg(figures["members"], title=f"{table.name}: wins per member")
+        svg = wins_svg(
+            figures["members"], title=gettext("%(name)s: wins per member") % {"name": table.name}
+        )
     else:
         timeline = stats.money_over_time(members, found)
-        svg = money_svg(members, timeline, title=f"{table.name}: money over the games")
+        svg = money_svg(
+            members,
+            timeline,
+            title=gettext("%(name)s: money over the games") % {"name": table.name},
+        )
     response = _svg(svg)
     response["Cache-Control"] = "no-cache"
     return response
@@ -389,7 +399,14 @@ def qr_code(request, token, kind):
     url = request.build_absolute_uri(
         table.get_absolute_url() if kind == "edit" else table.get_view_url()
     )
-    return _svg(share.qr_svg(url, title=f"QR code of the table's {kind} link"))
+    return _svg(
+        share.qr_svg(
+            url,
+            title=gettext("QR code of the table's edit link")
+            if kind == "edit"
+            else gettext("QR code of the table's view link"),
+        )
+    )
 
 
 @require_GET
@@ -398,7 +415,7 @@ def watch_qr_code(request, token):
 
     table = _table_or_404(token, can_edit=False)
     url = request.build_absolute_uri(table.get_view_url())
-    return _svg(share.qr_svg(url, title="QR code of the table's view link"))
+    return _svg(share.qr_svg(url, title=gettext("QR code of the table's view link")))
 
 
 # ---------------------------------------------------------------- a new game from the table
@@ -456,7 +473,7 @@ def new_table_game(request, token):
     fmt, table_rules = form.table_rules()
     names, dealer = form.seats()
     if getattr(form, "unknown", False):
-        form.errors["players"] = "That seat is not a member of this table"
+        form.errors["players"] = gettext("That seat is not a member of this table")
     status = 422
     if not form.errors and _too_many_games(request):
         form.errors["form"] = TOO_MANY

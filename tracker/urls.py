@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import path, re_path
+from django.views.i18n import set_language
 
 from . import offline, views
 from . import table_views as tv
@@ -58,6 +59,8 @@ urlpatterns = [
         name="watch_table_chart",
     ),
     path("tw/<str:token>/qr.svg", tv.watch_qr_code, name="watch_table_qr"),
+    # The English / हिंदी switch in every page's header (a POST with CSRF).
+    path("language/", set_language, name="set_language"),
     path("favicon.ico", views.favicon),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("offline/", offline.offline, name="offline"),

@@ -22,11 +22,12 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import get_language, gettext, gettext_lazy, gettext_noop
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from . import document, rules, scoreboard, share
+from . import document, i18n, rules, scoreboard, share
 from .calculator import Calculator
 from .chart import running_totals_svg
 from .forms import (
@@ -69,7 +70,7 @@ def _too_many_games(request):
     return made.count() >= settings.GAMES_PER_HOUR
 
 
-TOO_MANY = "Too many new games from this address in the last hour. Try again later."
+TOO_MANY = gettext_lazy("Too many new games from this address in the last hour. Try again later.")
 
 
 def _remember(request, game, can_edit):
@@ -260,6 +261,7 @@ def _cached_game_part(request, token, revision, can_edit, part, game=None, **ext
     needs only the link and the revision: the game is read on a miss.
     """
     parts = [part, token_key(token), revision, can_edit, request.scheme, request.get_host()]
+    parts.append(get_language())  # English and Hindi pages are cached apart
     parts += sorted(extra.items())
     key = "game-html:" + hashlib.sha256(repr(parts).encode()).hexdigest()
     # The game row is read before the events, so a deal saved in between can
@@ -314,14 +316,19 @@ def qr_code(request, token, kind):
     url = request.build_absolute_uri(
         game.get_absolute_url() if kind == "edit" else game.get_view_url()
     )
-    return _svg(share.qr_svg(url, title=f"QR code of the {kind} link"))
+    title = (
+        gettext("QR code of the edit link")
+        if kind == "edit"
+        else gettext("QR code of the view link")
+    )
+    return _svg(share.qr_svg(url, title=title))
 
 
 @require_GET
 def watch_qr_code(request, token):
     game = _get_game_or_404(token, can_edit=False)
     url = request.build_absolute_uri(game.get_view_url())
-    return _svg(share.qr_svg(url, title="QR code of the view link"))
+    return _svg(share.qr_svg(url, title=gettext("QR code of the view link")))
 
 
 def _svg(svg):
@@ -385,13 +392,19 @@ def _made_against(request):
     return None
 
 
-NO_VERSION = (
+NO_VERSION = gettext_lazy(
     "Nothing was saved: the form did not say which version of the game it was made for. "
     "Here is the game as it is now."
 )
+SOMEONE_ELSE = gettext_noop("Someone else just changed the game.")
 
 
 def _someone_else(game):
+    """Who changed the game, as stored in English ("saved deal 3"); a language
+    with its own words says that someone changed it, without the English detail."""
+    translated = gettext(SOMEONE_ELSE)
+    if translated != SOMEONE_ELSE:
+        return translated
     return f"Someone else just {game.last_change or 'changed the game'}."
 
 
@@ -411,7 +424,8 @@ def _stale(request, game, version, typed=None):
     if version is None:
         status, notice = 400, NO_VERSION
     else:
-        status, notice = 409, f"{_someone_else(game)} Here is the new score."
+        new_score = gettext("Here is the new score.")
+        status, notice = 409, f"{_someone_else(game)} {new_score}"
     theirs = scoreboard.deal_summary(fresh, fresh.rows[-1]) if entry and fresh.rows else None
     return _show_game(
         request, game, fresh, True, status=status, entry=entry, notice=notice, theirs=theirs
@@ -502,7 +516,8 @@ def _stale_edit(request, game, event_id, version):
         status, notice = 400, NO_VERSION
     else:
         status = 409
-        notice = f"{_someone_else(game)} Your correction is not saved: check it and save again."
+        again = gettext("Your correction is not saved: check it and save again.")
+        notice = f"{_someone_else(game)} {again}"
     return _edit_page(request, game, event_id, position, entry, status=status, notice=notice)
 
 
@@ -564,7 +579,8 @@ def delete_event(request, token, event_id):
     except Event.DoesNotExist:
         raise Http404("No such deal.") from None
     except rules.RuleError as error:
-        message = f"Not deleted: {_named(error, game.replay(old_history), removed)}"
+        named = _named(error, game.replay(old_history), removed)
+        message = gettext("Not deleted: %(what)s") % {"what": named}
         if request.htmx:
             state = game.state()
             return _show_game(request, game, state, True, status=422, notice=message)
@@ -666,7 +682,8 @@ def end_session(request, token):
 def _refused(request, game, error, version=None):
     if version is not None and not _still_at(game, version):
         return _stale(request, game, version)
-    message = error.for_player[0].upper() + error.for_player[1:]
+    message = i18n.for_player(error)
+    message = message[:1].upper() + message[1:]
     if request.htmx:
         return _show_game(request, game, game.state(), True, status=422, notice=message)
     messages.error(request, message)
@@ -674,9 +691,9 @@ def _refused(request, game, error, version=None):
 
 
 SPLIT_METHODS = [
-    ("drops", "By drops left"),
-    ("equal", "Equally"),
-    ("custom", "Typed amounts"),
+    ("drops", gettext_noop("By drops left")),
+    ("equal", gettext_noop("Equally")),
+    ("custom", gettext_noop("Typed amounts")),
 ]
 
 
@@ -709,7 +726,7 @@ def split(request, token):
         if (request.method == "POST" and not stale) or any(typed.values() if typed else []):
             error = refused
     if error is not None and error.player and method == "custom":
-        share_errors.setdefault(error.player, error.message[:1].upper() + error.message[1:])
+        share_errors.setdefault(error.player, i18n.sentence(error))
     if share_errors:  # each share's refusal is beside its box
         error = rules.RuleError("check the shares marked above", field="shares")
     if confirmed and not stale and error is None:
@@ -727,7 +744,8 @@ def split(request, token):
         return _stale(request, game, version)
     notice = None
     if stale:  # the pot can still be split: the page again, as typed, on the new score
-        notice = f"{_someone_else(game)} Nothing was split: check the shares and split again."
+        again = gettext("Nothing was split: check the shares and split again.")
+        notice = f"{_someone_else(game)} {again}"
     context = {
         "game": game,
         "state": state,
@@ -736,6 +754,7 @@ def split(request, token):
         "shares": shares,
         "typed": typed or {},
         "error": error,
+        "error_text": i18n.for_player(error) if error else "",
         "rows": [
             {
                 "player": p,
@@ -780,7 +799,9 @@ def download_csv(request, token, can_edit):
 @require_GET
 def chart(request, token, can_edit):
     game = _get_game_or_404(token, can_edit=can_edit)
-    svg = running_totals_svg(game.state(), title=f"{game.name}: running totals")
+    svg = running_totals_svg(
+        game.state(), title=gettext("%(name)s: running totals") % {"name": game.name}
+    )
     response = _svg(svg)
     response["Cache-Control"] = "no-cache"
     return response
@@ -798,9 +819,9 @@ def import_game(request):
     if _too_many_games(request):
         return render(request, "tracker/import.html", {"error": TOO_MANY}, status=429)
     if upload is None:
-        error = "Choose a game file (.json) to import."
+        error = gettext("Choose a game file (.json) to import.")
     elif upload.size > MAX_UPLOAD:
-        error = "That file is too big to be a game."
+        error = gettext("That file is too big to be a game.")
     else:
         try:
             text = upload.read().decode("utf-8-sig")
@@ -811,9 +832,9 @@ def import_game(request):
             else:
                 game = Game.import_csv(text, created_from=creator)
         except UnicodeDecodeError:
-            error = "That file is not a text file."
+            error = gettext("That file is not a text file.")
         except rules.RuleError as refused:
-            error = f"Not imported: {_readable(refused)}"
+            error = gettext("Not imported: %(why)s") % {"why": _readable(refused)}
     if error:
         return render(request, "tracker/import.html", {"error": error}, status=422)
     _remember(request, game, can_edit=True)
@@ -830,8 +851,8 @@ def _readable(error):
             where = label.capitalize()
         else:
             where = f"Event {error.event + 1} ({label.replace('_', ' ')})"
-    message = error.message
-    if error.player and not message.startswith(f"{error.player} "):
+    message = i18n.refusal(error)
+    if error.player and not error.message.startswith(f"{error.player} "):
         where = f"{where}, {error.player}" if where else error.player
     text = f"{where}: {message}" if where else message
     return text if text.endswith(".") else text + "."

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .table import RuleError
+from .table import N_, Phrase, RuleError, and_list
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class RuleInput:
 
 
 MONEY_UNIT_INPUT = RuleInput(
-    "choice", "0.01, or 1 for whole rupees", (("0.01", "0.01"), ("1", "1 (whole)"))
+    "choice", N_("0.01, or 1 for whole rupees"), (("0.01", "0.01"), ("1", N_("1 (whole)")))
 )
 
 
@@ -55,20 +55,20 @@ class Format:
     calculator = True  # the hand calculator and its house rules are offered
     deal_keys = ()  # keys a deal may carry besides winner and results
     ends_by_family = False  # an `end` event closes the game (points)
-    figure_name = "Total"  # the figure the history and chart show after each deal
-    chart_title = "Running totals"
+    figure_name = N_("Total")  # the figure the history and chart show after each deal
+    chart_title = N_("Running totals")
     chart_below_zero = False  # the figure can fall below 0 (points balances)
     presets = ()  # Preset, in the order the new-game screen shows them
     form_rules = ()  # the table rules the new-game form shows, in order
     rule_inputs = {}  # key -> RuleInput for the rules this format adds
     settles = False  # the game screen shows who pays whom
-    not_playing = "is not in the tie-breaker"  # why a player not dealt in has no result
+    not_playing = N_("is not in the tie-breaker")  # why a player not dealt in has no result
     takes_joins = False  # a new player may take a seat mid-game (pool, points)
     sits_out = False  # players may sit out, come back in and leave (points)
-    result_noun = "points"  # what a loser's typed figure is called on the deal form
-    result_short = "pts"  # the same, as the box's placeholder
-    missing_result = "type the points or tap a drop"
-    deal_prompt = "Tap the winner, then each other player's points or drop"
+    result_noun = N_("points")  # what a loser's typed figure is called on the deal form
+    result_short = N_("pts")  # the same, as the box's placeholder
+    missing_result = N_("type the points or tap a drop")
+    deal_prompt = N_("Tap the winner, then each other player's points or drop")
 
     # -- table rules
 
@@ -108,7 +108,7 @@ class Format:
 
     def join_refusal(self, state):
         """Why nobody may join now (after the checks of every format), or None."""
-        return "only pool and points games take a new player mid-game"
+        return N_("only pool and points games take a new player mid-game")
 
     def join_total(self, state):
         """The total a joiner starts at."""
@@ -143,7 +143,7 @@ class Format:
         return []
 
     def rejoin_refusal(self, state, name):
-        return "only pool has rejoins"
+        return N_("only pool has rejoins")
 
     def drop_warning(self, state, player, result):
         """A warning to confirm before this result is saved (a drop for a player
@@ -158,7 +158,7 @@ class Format:
         return False
 
     def split_shares(self, state, method, shares):
-        raise RuleError("only pool games are split", field="type")
+        raise RuleError(N_("only pool games are split"), field="type")
 
     def player_document(self, state, player):
         """What the document's `state.players[]` adds for this format."""
@@ -218,12 +218,15 @@ class Format:
         return []
 
     def tie_breaker_note(self, state):
-        names = " and ".join(p.name for p in state.tied)
-        return f"Tie-breaker! {names} are level and play on until one wins a deal."
+        names = and_list([p.name for p in state.tied])
+        return Phrase(
+            N_("Tie-breaker! %(names)s are level and play on until one wins a deal."),
+            {"names": names},
+        )
 
     def settlement_note(self, state):
         """What the settlement says when nobody has to pay."""
-        return "Nobody owes anything."
+        return N_("Nobody owes anything.")
 
     def chart_start(self, rules):
         """The figure every line starts at (deal 0)."""
@@ -243,4 +246,4 @@ class Format:
 
     def won_label(self, row):
         """How the history marks the winner's box."""
-        return "Won"
+        return N_("Won")

@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from .base import MONEY_UNIT_INPUT, Format, Preset, RuleInput
 from .money import money
-from .table import RULE_LABELS, RuleError, choice, money_rule, whole
+from .table import N_, RULE_LABELS, Phrase, RuleError, and_list, choice, money_rule, whole
 
 SCORINGS = ("winner_collects", "penalty")
 GOING_RUMMY = ("double", "plus_10", "off")
@@ -25,54 +25,58 @@ MAX_COUNT = 999
 
 RULE_LABELS.update(
     {
-        "scoring": "scoring",
-        "target": "target",
-        "going_rummy": "going rummy",
-        "deal_count": "number of deals",
-        "point_value": "point value",
+        "scoring": N_("scoring"),
+        "target": N_("target"),
+        "going_rummy": N_("going rummy"),
+        "deal_count": N_("number of deals"),
+        "point_value": N_("point value"),
     }
 )
 
 
 class Basic(Format):
     name = "basic"
-    label = "Basic Rummy"
+    label = N_("Basic Rummy")
     rule_keys = ("scoring", "target", "deal_count", "going_rummy", "point_value", "money_unit")
     calculator = False  # every card counts: there is no fewest grouping to find
     deal_keys = ("rummy",)
     settles = True
-    result_noun = "count"
-    result_short = "count"
-    missing_result = "type the count of the cards left in hand"
-    deal_prompt = "Tap the winner, then each other player's count"
+    result_noun = N_("count")
+    result_short = N_("count")
+    missing_result = N_("type the count of the cards left in hand")
+    deal_prompt = N_("Tap the winner, then each other player's count")
     presets = (
-        Preset("basic-100", "Basic to 100", {"target": 100}),
-        Preset("basic-150", "Basic to 150", {"target": 150}),
-        Preset("basic-250", "Basic to 250", {"target": 250}),
+        Preset("basic-100", N_("Basic to 100"), {"target": 100}),
+        Preset("basic-150", N_("Basic to 150"), {"target": 150}),
+        Preset("basic-250", N_("Basic to 250"), {"target": 250}),
         Preset(
             "basic-deals",
-            "Basic, number of deals",
+            N_("Basic, number of deals"),
             {"target": None, "deal_count": 10},
             "deal_count",
-            "Number of deals",
-            "e.g. 10",
+            N_("Number of deals"),
+            N_("e.g. 10"),
         ),
     )
     form_rules = ("scoring", "going_rummy", "target", "point_value", "money_unit")
     rule_inputs = {
         "scoring": RuleInput(
             "choice",
-            "Who adds the counts: the deal's winner, or each loser their own",
-            (("winner_collects", "Winner collects"), ("penalty", "Penalty: losers add")),
+            N_("Who adds the counts: the deal's winner, or each loser their own"),
+            (("winner_collects", N_("Winner collects")), ("penalty", N_("Penalty: losers add"))),
         ),
         "going_rummy": RuleInput(
             "choice",
-            "A deal won in one turn, nothing melded before",
-            (("double", "Counts double"), ("plus_10", "Each count + 10"), ("off", "Off")),
+            N_("A deal won in one turn, nothing melded before"),
+            (
+                ("double", N_("Counts double")),
+                ("plus_10", N_("Each count + 10")),
+                ("off", N_("Off")),
+            ),
         ),
-        "target": RuleInput(help="Blank: no target, only the number of deals", optional=True),
-        "deal_count": RuleInput(help="Blank: play to the target", optional=True),
-        "point_value": RuleInput("money", "Paid at the end for each point; 0 to play for fun"),
+        "target": RuleInput(help=N_("Blank: no target, only the number of deals"), optional=True),
+        "deal_count": RuleInput(help=N_("Blank: play to the target"), optional=True),
+        "point_value": RuleInput("money", N_("Paid at the end for each point; 0 to play for fun")),
         "money_unit": MONEY_UNIT_INPUT,
     }
 
@@ -87,7 +91,7 @@ class Basic(Format):
         out["deal_count"] = whole(rules, "deal_count", 1, 100, nullable=True)
         if out["target"] is None and out["deal_count"] is None:
             raise RuleError(
-                "set a target or a number of deals (or both): the game needs an end",
+                N_("set a target or a number of deals (or both): the game needs an end"),
                 field="rules.target",
             )
         rules.setdefault("going_rummy", "double")
@@ -114,16 +118,22 @@ class Basic(Format):
     def result(self, state, player, count, where):
         if isinstance(count, str):
             raise RuleError(
-                f"{count!r} is not a count: give the points of the cards left in hand, "
-                f"0 to {MAX_COUNT}",
+                N_(
+                    "%(count)s is not a count: give the points of the cards left in hand, "
+                    "0 to %(high)s"
+                ),
+                params={"count": repr(count), "high": MAX_COUNT},
                 field=where,
                 player=player.name,
             )
         if isinstance(count, bool) or not isinstance(count, int):
-            raise RuleError("count must be a whole number", field=where, player=player.name)
+            raise RuleError(N_("count must be a whole number"), field=where, player=player.name)
         if not 0 <= count <= MAX_COUNT:
             raise RuleError(
-                f"count must be between 0 and {MAX_COUNT}", field=where, player=player.name
+                N_("count must be between 0 and %(high)s"),
+                params={"high": MAX_COUNT},
+                field=where,
+                player=player.name,
             )
         return count
 
@@ -132,10 +142,10 @@ class Basic(Format):
             return
         mark = event["rummy"]
         if not isinstance(mark, bool):
-            raise RuleError("rummy must be true or false", field="rummy")
+            raise RuleError(N_("rummy must be true or false"), field="rummy")
         if mark and state.rules["going_rummy"] == "off":
             raise RuleError(
-                "going rummy is off at this table: the deal cannot be marked rummy",
+                N_("going rummy is off at this table: the deal cannot be marked rummy"),
                 field="rummy",
             )
 
@@ -222,30 +232,56 @@ class Basic(Format):
     # -- what the pages show
 
     def meta(self, state, pot):
-        scoring = "winner collects" if state.rules["scoring"] == "winner_collects" else "penalty"
-        return f" · {self._end(state.rules)} · {scoring}"
+        if state.rules["scoring"] == "winner_collects":
+            scoring = Phrase(N_("winner collects"))
+        else:
+            scoring = Phrase(N_("penalty"))
+        return Phrase(
+            N_(" · %(end)s · %(scoring)s"),
+            {"end": self._end_phrase(state.rules), "scoring": scoring},
+        )
+
+    @staticmethod
+    def _end_phrase(rules):
+        """When the game ends, as words to translate."""
+        target, count = rules["target"], rules["deal_count"]
+        if target is not None and count is not None:
+            return Phrase(N_("to %(target)s or %(n)s deals"), {"target": target, "n": count})
+        if target is not None:
+            return Phrase(N_("to %(target)s"), {"target": target})
+        return Phrase(N_("%(n)s deals"), {"n": count})
 
     def tie_breaker_note(self, state):
-        names = " and ".join(p.name for p in state.tied)
+        names = and_list([p.name for p in state.tied])
         total = state.tied[0].total
-        return f"Tie-breaker! {names} are level on {total} and play on until one is alone in front."
+        return Phrase(
+            N_(
+                "Tie-breaker! %(names)s are level on %(total)s "
+                "and play on until one is alone in front."
+            ),
+            {"names": names, "total": total},
+        )
 
     def settlement_note(self, state):
         if Decimal(state.rules["point_value"]) == 0:
-            return "Playing for fun: nobody pays."
-        return "When the game ends, each loser pays the winner the difference."
+            return N_("Playing for fun: nobody pays.")
+        return N_("When the game ends, each loser pays the winner the difference.")
 
     def chart_line(self, rules):
         target = rules["target"]
         if target is None:
             return None
-        return target, f"Target {target}: the game ends there", f"target {target}"
+        return (
+            target,
+            Phrase(N_("Target %(target)s: the game ends there"), {"target": target}),
+            Phrase(N_("target %(target)s"), {"target": target}),
+        )
 
     def rummy_mark(self, rules):
         return rules["going_rummy"] != "off"
 
     def won_label(self, row):
-        return "Rummy!" if row.rummy else "Won"
+        return N_("Rummy!") if row.rummy else N_("Won")
 
 
 FORMAT = Basic()

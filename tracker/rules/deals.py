@@ -5,32 +5,39 @@ from __future__ import annotations
 from decimal import Decimal
 
 from .base import Preset, RuleInput
-from .table import RULE_LABELS, flag, money_rule, whole
+from .table import N_, RULE_LABELS, Phrase, and_list, flag, money_rule, whole
 from .thirteen import CARD_INPUTS, Thirteen
 
 RULE_LABELS.update(
     {
-        "deal_count": "number of deals",
-        "starting_chips": "starting chips",
-        "drops_allowed": "drops allowed",
+        "deal_count": N_("number of deals"),
+        "starting_chips": N_("starting chips"),
+        "drops_allowed": N_("drops allowed"),
     }
 )
 
 
 class Deals(Thirteen):
     name = "deals"
-    label = "Deals"
+    label = N_("Deals")
     rule_keys = (
         "deal_count", "starting_chips", "drops_allowed", "first_drop", "middle_drop",
         "full_count", "wrong_show", "ace_value", "entry_fee", "money_unit",
     )  # fmt: skip
-    figure_name = "Chips"
-    chart_title = "Chips after each deal"
+    figure_name = N_("Chips")
+    chart_title = N_("Chips after each deal")
     presets = (
-        Preset("deals-2", "Deals, best of 2", {"deal_count": 2}),
-        Preset("deals-3", "Deals, best of 3", {"deal_count": 3}),
-        Preset("deals-6", "Deals, best of 6", {"deal_count": 6}),
-        Preset("deals-other", "Deals, other number", {}, "deal_count", "Number of deals", "e.g. 4"),
+        Preset("deals-2", N_("Deals, best of 2"), {"deal_count": 2}),
+        Preset("deals-3", N_("Deals, best of 3"), {"deal_count": 3}),
+        Preset("deals-6", N_("Deals, best of 6"), {"deal_count": 6}),
+        Preset(
+            "deals-other",
+            N_("Deals, other number"),
+            {},
+            "deal_count",
+            N_("Number of deals"),
+            N_("e.g. 4"),
+        ),
     )
     form_rules = (
         "first_drop", "middle_drop", "full_count", "wrong_show", "starting_chips",
@@ -56,12 +63,15 @@ class Deals(Thirteen):
     def default_name(self, rules):
         return f"Deals, best of {rules['deal_count']}"
 
+    def listing_label(self, rules):
+        return Phrase(N_("Deals, best of %(n)s"), {"n": rules["deal_count"]})
+
     def start(self, state):
         for p in state.players:
             p.chips = state.rules["starting_chips"]
 
     def join_refusal(self, state):
-        return "every player's chips are fixed at the start of a deals game"
+        return N_("every player's chips are fixed at the start of a deals game")
 
     def drops_off(self, rules):
         return not rules["drops_allowed"]
@@ -122,20 +132,27 @@ class Deals(Thirteen):
 
     def meta(self, state, pot):
         if state.tie_breaker:
-            left = "tie-breaker"
+            left = Phrase(N_("tie-breaker"))
+        elif state.deals_left == 1:
+            left = Phrase(N_("1 deal left"))
         else:
-            left = f"{state.deals_left} deal{'' if state.deals_left == 1 else 's'} left"
-        return f" · best of {state.rules['deal_count']} · {left}"
+            left = Phrase(N_("%(n)s deals left"), {"n": state.deals_left})
+        return Phrase(
+            N_(" · best of %(n)s · %(left)s"), {"n": state.rules["deal_count"], "left": left}
+        )
 
     def columns(self, state):
-        return ["Chips", "Points"]
+        return [N_("Chips"), N_("Points")]
 
     def cells(self, state, player, line):
         return [{"text": str(player.chips)}, {"text": str(player.total)}]
 
     def tie_breaker_note(self, state):
-        names = " and ".join(state.leaders)
-        return f"Tie-breaker! {names} are level on chips and play on until one wins a deal."
+        names = and_list(list(state.leaders))
+        return Phrase(
+            N_("Tie-breaker! %(names)s are level on chips and play on until one wins a deal."),
+            {"names": names},
+        )
 
     def chart_start(self, rules):
         return rules["starting_chips"]

@@ -12,6 +12,8 @@ from .state import GameState, Player, Row
 from .table import (
     CARD_RULES,
     MAX_PLAYERS,
+    N_,
+    Phrase,
     RuleError,
     check_card_rules,
     check_players,
@@ -75,7 +77,7 @@ def replay(fmt, rules, players, history, first_dealer=None):
     """Replay a whole history. Raises RuleError naming the first event refused."""
     state = new_game(fmt, rules, players, first_dealer)
     if not isinstance(history, list):
-        raise RuleError("history must be a list of events", field="history")
+        raise RuleError(N_("history must be a list of events"), field="history")
     for event in history:
         apply(state, event)
     return state
@@ -94,10 +96,10 @@ def apply(state, event):
         label = f"deal {state.deals_played + 1}"
     try:
         if not isinstance(event, dict):
-            raise RuleError("an event must be an object", field="type")
+            raise RuleError(N_("an event must be an object"), field="type")
         if kind not in EVENT_TYPES:
             raise RuleError(
-                "type must be deal, rejoin, split, end, join, sit_out, sit_in or leave",
+                N_("type must be deal, rejoin, split, end, join, sit_out, sit_in or leave"),
                 field="type",
             )
         steps = {"deal": _deal, "rejoin": _rejoin, "split": _split, "end": _end, "join": _join}
@@ -123,34 +125,48 @@ def _deal(state, event):
     spec = state.spec
     _extra_keys(event, ("winner", "results", *spec.deal_keys))
     if state.finished:
-        raise RuleError("the game is over: no more deals", field="type")
+        raise RuleError(N_("the game is over: no more deals"), field="type")
     playing = state.in_players
     playing_names = {p.name for p in playing}
     winner = event.get("winner")
     if not isinstance(winner, str) or not winner:
-        raise RuleError("pick the one winner of the deal", field="winner")
+        raise RuleError(N_("pick the one winner of the deal"), field="winner")
     if state.player(winner) is None:
-        raise RuleError(f"{winner} is not at this table", field="winner")
+        raise RuleError(
+            N_("%(name)s is not at this table"), params={"name": winner}, field="winner"
+        )
     if winner not in playing_names:
-        why = spec.not_playing_for(state, state.player(winner))
-        raise RuleError(f"{winner} {why}, so cannot win", field="winner")
+        why = Phrase(spec.not_playing_for(state, state.player(winner)))
+        raise RuleError(
+            N_("%(name)s %(why)s, so cannot win"),
+            params={"name": winner, "why": why},
+            field="winner",
+        )
     results = event.get("results")
     if not isinstance(results, dict):
-        raise RuleError("results must give every loser's result", field="results")
+        raise RuleError(N_("results must give every loser's result"), field="results")
     if winner in results:
         raise RuleError(
-            f"{winner} won the deal, so has no result: one winner only",
+            N_("%(name)s won the deal, so has no result: one winner only"),
+            params={"name": winner},
             field=f"results.{winner}",
             player=winner,
         )
     for name in results:
         if state.player(name) is None:
             raise RuleError(
-                f"{name} is not at this table", field=f"results.{name}", player=str(name)
+                N_("%(name)s is not at this table"),
+                params={"name": name},
+                field=f"results.{name}",
+                player=str(name),
             )
         if name not in playing_names:
             raise RuleError(
-                f"{name} {spec.not_playing_for(state, state.player(name))} and has no result",
+                N_("%(name)s %(why)s and has no result"),
+                params={
+                    "name": name,
+                    "why": Phrase(spec.not_playing_for(state, state.player(name))),
+                },
                 field=f"results.{name}",
                 player=name,
             )
@@ -160,7 +176,7 @@ def _deal(state, event):
             continue
         where = f"results.{p.name}"
         if p.name not in results:
-            raise RuleError("result missing", field=where, player=p.name)
+            raise RuleError(N_("result missing"), field=where, player=p.name)
         points[p.name] = spec.result(state, p, results[p.name], where)
     spec.check_deal(state, event)
 
@@ -189,10 +205,15 @@ def _rejoin(state, event):
     _extra_keys(event, ("player",))
     name = event.get("player")
     if not isinstance(name, str) or not name:
-        raise RuleError("name the player who rejoins", field="player")
+        raise RuleError(N_("name the player who rejoins"), field="player")
     why = state.rejoin_refusal(name)
     if why:
-        raise RuleError(f"{name} cannot rejoin: {why}", field="player", player=None)
+        raise RuleError(
+            N_("%(name)s cannot rejoin: %(why)s"),
+            params={"name": name, "why": Phrase(why)},
+            field="player",
+            player=None,
+        )
     p = state.player(name)
     start = state.rejoin_total()
     p.total = start
@@ -216,9 +237,9 @@ def _split(state, event):
 def _end(state, event):
     _extra_keys(event, ())
     if not state.spec.ends_by_family:
-        raise RuleError("only a points session is ended by the family", field="type")
+        raise RuleError(N_("only a points session is ended by the family"), field="type")
     if state.finished:
-        raise RuleError("the session has already ended", field="type")
+        raise RuleError(N_("the session has already ended"), field="type")
     state.ended = True
     state.status = "finished"
     return Row(index=0, type="end")
@@ -229,13 +250,21 @@ def _join(state, event):
     spec = state.spec
     _extra_keys(event, ("player", "after"))
     name = event.get("player")
-    shown = name if isinstance(name, str) and name.strip() else "A new player"
+    shown = name if isinstance(name, str) and name.strip() else Phrase(N_("A new player"))
     if not spec.takes_joins:
-        raise RuleError(f"{shown} cannot join: {spec.join_refusal(state)}", field="type")
+        raise RuleError(
+            N_("%(name)s cannot join: %(why)s"),
+            params={"name": shown, "why": Phrase(spec.join_refusal(state))},
+            field="type",
+        )
     if state.finished:
-        raise RuleError(f"{shown} cannot join: the game is over", field="type")
+        raise RuleError(
+            N_("%(name)s cannot join: %(why)s"),
+            params={"name": shown, "why": Phrase(N_("the game is over"))},
+            field="type",
+        )
     if not isinstance(name, str) or not name.strip():
-        raise RuleError("name the player who joins", field="player")
+        raise RuleError(N_("name the player who joins"), field="player")
     name = check_seat_name(name, "the new player", "player")
     for p in state.players:
         if p.name.casefold() == name.casefold():
@@ -257,7 +286,11 @@ def _join(state, event):
         )
     why = spec.join_refusal(state)
     if why:
-        raise RuleError(f"{name} cannot join: {why}", field="player")
+        raise RuleError(
+            N_("%(name)s cannot join: %(why)s"),
+            params={"name": name, "why": Phrase(why)},
+            field="player",
+        )
     start = spec.join_total(state)
     dealer = state.players[state.last_dealer - 1].name if state.last_dealer else None
     where = state.players.index(state.player(after)) + 1 if after else len(state.players)
@@ -282,10 +315,10 @@ def _presence(state, event):
             field="type",
         )
     if state.finished:
-        raise RuleError("the session has ended", field="type")
+        raise RuleError(N_("the session has ended"), field="type")
     name = event.get("player")
     if not isinstance(name, str) or not name:
-        raise RuleError("name the player", field="player")
+        raise RuleError(N_("name the player"), field="player")
     p = state.player(name)
     if p is None:
         raise RuleError(f"{name} is not at this table", field="player")

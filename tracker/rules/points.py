@@ -7,15 +7,15 @@ from decimal import Decimal
 from .base import Preset, RuleInput
 from .money import fewest_payments, money
 from .money_format import format_money
-from .table import RULE_LABELS, money_rule
+from .table import N_, RULE_LABELS, Phrase, money_rule
 from .thirteen import CARD_INPUTS, Thirteen
 
-RULE_LABELS.update({"point_value": "point value"})
+RULE_LABELS.update({"point_value": N_("point value")})
 
 
 class Points(Thirteen):
     name = "points"
-    label = "Points"
+    label = N_("Points")
     rule_keys = (
         "point_value", "first_drop", "middle_drop", "full_count", "wrong_show", "ace_value",
         "money_unit",
@@ -24,12 +24,19 @@ class Points(Thirteen):
     takes_joins = True
     sits_out = True
     settles = True
-    figure_name = "Balance"
-    chart_title = "Balances after each deal"
+    figure_name = N_("Balance")
+    chart_title = N_("Balances after each deal")
     chart_below_zero = True
     presets = (
         Preset(
-            "points", "Points", {}, "point_value", "Point value", "1", decimal=True, initial="1"
+            "points",
+            N_("Points"),
+            {},
+            "point_value",
+            N_("Point value"),
+            "1",
+            decimal=True,
+            initial="1",
         ),
     )
     form_rules = (
@@ -50,10 +57,10 @@ class Points(Thirteen):
         return "Points rummy"
 
     def listing_label(self, rules):
-        return f"Points at {rules['point_value']}"
+        return Phrase(N_("Points at %(value)s"), {"value": rules["point_value"]})
 
     def not_playing_for(self, state, player):
-        return "has left" if player.status == "left" else "sits out"
+        return N_("has left") if player.status == "left" else N_("sits out")
 
     def join_refusal(self, state):
         return None  # a joiner starts at balance 0
@@ -100,16 +107,17 @@ class Points(Thirteen):
     # -- what the pages show
 
     def meta(self, state, pot):
-        return f" · {format_money(state.rules['point_value'], state.rules)} a point"
+        value = format_money(state.rules["point_value"], state.rules)
+        return Phrase(N_(" · %(value)s a point"), {"value": value})
 
     def columns(self, state):
-        return ["Balance (points)", "Money"]
+        return [N_("Balance (points)"), N_("Money")]
 
     def badges(self, state, player):
         if player.status == "sitting_out":
-            return [("Sits out", "")]
+            return [(N_("Sits out"), "")]
         if player.status == "left":
-            return [("Left", "")]
+            return [(N_("Left"), "")]
         return []
 
     def cells(self, state, player, line):

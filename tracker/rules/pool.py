@@ -8,19 +8,19 @@ from fractions import Fraction
 from .base import Preset, RuleInput
 from .money import MAX_MONEY, in_units, money, round_shares
 from .money_format import format_money
-from .table import RULE_LABELS, RuleError, choice, flag, money_rule, whole
+from .table import N_, RULE_LABELS, Phrase, RuleError, choice, flag, money_rule, whole
 from .thirteen import CARD_INPUTS, Thirteen, card_defaults
 
 SPLIT_METHODS = ("drops", "equal", "custom")
 
 RULE_LABELS.update(
     {
-        "pool_limit": "pool limit",
-        "out_at": "out at",
-        "rejoin": "rejoin",
-        "rejoin_cutoff": "rejoin cutoff",
-        "max_rejoins": "most rejoins",
-        "max_drops": "most drops",
+        "pool_limit": N_("pool limit"),
+        "out_at": N_("out at"),
+        "rejoin": N_("rejoin"),
+        "rejoin_cutoff": N_("rejoin cutoff"),
+        "max_rejoins": N_("most rejoins"),
+        "max_drops": N_("most drops"),
     }
 )
 
@@ -42,20 +42,27 @@ def default_rejoin_cutoff(rules):
 
 class Pool(Thirteen):
     name = "pool"
-    label = "Pool"
+    label = N_("Pool")
     rule_keys = (
         "pool_limit", "out_at", "first_drop", "middle_drop", "full_count", "wrong_show",
         "ace_value", "entry_fee", "rejoin", "rejoin_cutoff", "max_rejoins", "max_drops",
         "money_unit",
     )  # fmt: skip
     min_first_drop = 1
-    not_playing = "is out"
+    not_playing = N_("is out")
     takes_joins = True
     presets = (
-        Preset("pool-101", "Pool 101", {"pool_limit": 101}),
-        Preset("pool-201", "Pool 201", {"pool_limit": 201}),
-        Preset("pool-61", "Pool 61", {"pool_limit": 61}),
-        Preset("pool-other", "Pool, other limit", {}, "pool_limit", "Pool limit", "e.g. 151"),
+        Preset("pool-101", N_("Pool 101"), {"pool_limit": 101}),
+        Preset("pool-201", N_("Pool 201"), {"pool_limit": 201}),
+        Preset("pool-61", N_("Pool 61"), {"pool_limit": 61}),
+        Preset(
+            "pool-other",
+            N_("Pool, other limit"),
+            {},
+            "pool_limit",
+            N_("Pool limit"),
+            N_("e.g. 151"),
+        ),
     )
     form_rules = (
         "first_drop", "middle_drop", "full_count", "wrong_show", "out_at", "entry_fee",
@@ -66,15 +73,15 @@ class Pool(Thirteen):
         "pool_limit": RuleInput(),
         "out_at": RuleInput(
             "choice",
-            "Out on reaching the limit, or only on going past it",
-            (("reach", "Reach the limit"), ("exceed", "Go past it")),
+            N_("Out on reaching the limit, or only on going past it"),
+            (("reach", N_("Reach the limit")), ("exceed", N_("Go past it"))),
         ),
         "rejoin": RuleInput("flag"),
         "rejoin_cutoff": RuleInput(
-            help="Nobody may rejoin once the highest total still in is above this"
+            help=N_("Nobody may rejoin once the highest total still in is above this")
         ),
-        "max_rejoins": RuleInput(help="Blank: no limit", optional=True),
-        "max_drops": RuleInput(help="Blank: only the total limits drops", optional=True),
+        "max_rejoins": RuleInput(help=N_("Blank: no limit"), optional=True),
+        "max_drops": RuleInput(help=N_("Blank: only the total limits drops"), optional=True),
     }
 
     # -- table rules
@@ -106,14 +113,19 @@ class Pool(Thirteen):
     def default_name(self, rules):
         return f"Pool {rules['pool_limit']}"
 
+    def listing_label(self, rules):
+        return Phrase(N_("Pool %(limit)s"), {"limit": rules["pool_limit"]})
+
     # -- replaying
 
     def check_drop(self, state, player, where):
         most = state.rules.get("max_drops")
         if most is not None and player.drops_taken >= most:
-            times = "drop" if player.drops_taken == 1 else "drops"
             raise RuleError(
-                f"has taken {player.drops_taken} {times}, the most this table allows",
+                N_("has taken %(n)s drop, the most this table allows")
+                if player.drops_taken == 1
+                else N_("has taken %(n)s drops, the most this table allows"),
+                params={"n": player.drops_taken},
                 field=where,
                 player=player.name,
             )
@@ -182,41 +194,51 @@ class Pool(Thirteen):
     def rejoin_refusal(self, state, name):
         p = state.player(name)
         if p is None:
-            return f"{name} is not at this table"
+            return Phrase(N_("%(name)s is not at this table"), {"name": name})
         if state.finished:
-            return "the game is over"
+            return N_("the game is over")
         if p.is_in:
-            return f"{name} is still in"
+            return Phrase(N_("%(name)s is still in"), {"name": name})
         if not state.rules["rejoin"]:
-            return "rejoins are off at this table"
+            return N_("rejoins are off at this table")
         limit = state.rules["max_rejoins"]
         if limit is not None and p.rejoins >= limit:
-            return f"{name} has rejoined {p.rejoins} times, the most this table allows"
-        return self._entry_refusal(state, "a rejoin", f"{name} would start")
+            return Phrase(
+                N_("%(name)s has rejoined %(n)s times, the most this table allows"),
+                {"name": name, "n": p.rejoins},
+            )
+        return self._entry_refusal(state, name)
 
     def join_refusal(self, state):
         # A joiner comes in exactly as a rejoiner would; max_rejoins does not limit joins.
         if not state.rules["rejoin"]:
-            return "rejoins are off at this table, so nobody joins mid-game"
-        return self._entry_refusal(state, "a join", "they would start")
+            return N_("rejoins are off at this table, so nobody joins mid-game")
+        return self._entry_refusal(state, None)
 
     def join_total(self, state):
         """H + 1, or 0 before the first deal."""
         return state.rejoin_total() if state.deals_played else 0
 
-    def _entry_refusal(self, state, what, who_starts):
-        """What a rejoin and a join both need: two still in, H at most the cutoff."""
+    def _entry_refusal(self, state, name):
+        """What a rejoin (of `name`) and a join (name None) both need: two still
+        in, H at most the cutoff."""
         start = state.rejoin_total()
         if start is None:
-            return f"{what} needs at least two players still in"
+            if name is None:
+                return N_("a join needs at least two players still in")
+            return N_("a rejoin needs at least two players still in")
         high = start - 1
         if high > state.rules["rejoin_cutoff"]:
-            return (
-                f"the highest total still in is {high}, above the rejoin cutoff "
-                f"{state.rules['rejoin_cutoff']}"
+            return Phrase(
+                N_("the highest total still in is %(high)s, above the rejoin cutoff %(cutoff)s"),
+                {"high": high, "cutoff": state.rules["rejoin_cutoff"]},
             )
         if start >= out_total(state.rules):
-            return f"{who_starts} at {start}, which is out"
+            if name is None:
+                return Phrase(N_("they would start at %(n)s, which is out"), {"n": start})
+            return Phrase(
+                N_("%(name)s would start at %(n)s, which is out"), {"name": name, "n": start}
+            )
         return None
 
     def can_split(self, state):
@@ -224,20 +246,22 @@ class Pool(Thirteen):
 
     def split_shares(self, state, method, shares):
         if state.finished:
-            raise RuleError("the game is over", field="type")
+            raise RuleError(N_("the game is over"), field="type")
         live = [p for p in state.players if p.is_in]
         if not 2 <= len(live) <= 3:
             raise RuleError(
-                f"a split needs two or three players still in, not {len(live)}", field="method"
+                N_("a split needs two or three players still in, not %(n)s"),
+                params={"n": len(live)},
+                field="method",
             )
         if method not in SPLIT_METHODS:
-            raise RuleError("split method must be drops, equal or custom", field="method")
+            raise RuleError(N_("split method must be drops, equal or custom"), field="method")
         pot = state.pot
         unit = Decimal(state.rules["money_unit"])
         if method == "custom":
             return _custom_shares(live, shares, pot, unit)
         if shares is not None:
-            raise RuleError("shares are typed only for a custom split", field="shares")
+            raise RuleError(N_("shares are typed only for a custom split"), field="shares")
         exact = {p.name: Fraction(0) for p in live}
         fraction_pot = Fraction(pot)
         if method == "drops":
@@ -292,16 +316,19 @@ class Pool(Thirteen):
     # -- what the pages show
 
     def meta(self, state, pot):
-        return f" {state.rules['pool_limit']} · pot {format_money(pot, state.rules)}"
+        return Phrase(
+            N_(" %(limit)s · pot %(pot)s"),
+            {"limit": state.rules["pool_limit"], "pot": format_money(pot, state.rules)},
+        )
 
     def columns(self, state):
-        return ["Total", "Drops left", *(["Share"] if state.split else [])]
+        return [N_("Total"), N_("Drops left"), *([N_("Share")] if state.split else [])]
 
     def cells(self, state, player, line):
         no_drops = player.is_in and player.drops_left == 0 and not state.finished
         drops = {"text": "\u2013" if not player.is_in else str(player.drops_left)}
         if no_drops:
-            drops["badge"] = ("must play", "warn")
+            drops["badge"] = (N_("must play"), "warn")
         cells = [{"text": str(player.total)}, drops]
         if state.split:
             share = state.split.get(player.name)
@@ -311,10 +338,14 @@ class Pool(Thirteen):
 
     def badges(self, state, player):
         why = self.why_out(state, player)
-        out = [(f"Out: {why}" if why else "Out", "")] if not player.is_in else []
+        out = []
+        if not player.is_in:
+            out = [(Phrase(N_("Out: %(why)s"), {"why": Phrase(why)}) if why else N_("Out"), "")]
         if player.rejoins:
-            times = f" \u00d7{player.rejoins}" if player.rejoins > 1 else ""
-            out.append((f"Rejoined{times}", ""))
+            if player.rejoins > 1:
+                out.append((Phrase(N_("Rejoined ×%(n)s"), {"n": player.rejoins}), ""))  # noqa: RUF001
+            else:
+                out.append((N_("Rejoined"), ""))
         return out
 
     def row_classes(self, state, player):
@@ -323,23 +354,35 @@ class Pool(Thirteen):
 
     def chart_line(self, rules):
         limit = rules["pool_limit"]
-        return limit, f"Pool limit {limit}: out at {out_total(rules)}", f"limit {limit}"
+        return (
+            limit,
+            Phrase(
+                N_("Pool limit %(limit)s: out at %(out)s"),
+                {"limit": limit, "out": out_total(rules)},
+            ),
+            Phrase(N_("limit %(limit)s"), {"limit": limit}),
+        )
 
 
 def _custom_shares(live, shares, pot, unit):
     if not isinstance(shares, dict):
-        raise RuleError("a custom split needs a share for every player still in", field="shares")
+        raise RuleError(
+            N_("a custom split needs a share for every player still in"), field="shares"
+        )
     names = {p.name for p in live}
     for name in shares:
         if name not in names:
             raise RuleError(
-                f"{name} is not in the game, so has no share", field=f"shares.{name}", player=name
+                N_("%(name)s is not in the game, so has no share"),
+                params={"name": name},
+                field=f"shares.{name}",
+                player=name,
             )
     out = {}
     for p in live:
         where = f"shares.{p.name}"
         if p.name not in shares:
-            raise RuleError("share missing", field=where, player=p.name)
+            raise RuleError(N_("share missing"), field=where, player=p.name)
         raw = shares[p.name]
         try:
             if isinstance(raw, bool):
@@ -348,20 +391,30 @@ def _custom_shares(live, shares, pot, unit):
             if not amount.is_finite():
                 raise InvalidOperation
         except InvalidOperation:
-            raise RuleError("share must be an amount", field=where, player=p.name) from None
+            raise RuleError(N_("share must be an amount"), field=where, player=p.name) from None
         if amount < 0:
-            raise RuleError("share must not be negative", field=where, player=p.name)
+            raise RuleError(N_("share must not be negative"), field=where, player=p.name)
         if amount > MAX_MONEY:
-            raise RuleError(f"share must be at most {MAX_MONEY}", field=where, player=p.name)
+            raise RuleError(
+                N_("share must be at most %(high)s"),
+                params={"high": MAX_MONEY},
+                field=where,
+                player=p.name,
+            )
         if not in_units(amount, unit):
             raise RuleError(
-                f"share must be in whole money units of {unit}", field=where, player=p.name
+                N_("share must be in whole money units of %(unit)s"),
+                params={"unit": unit},
+                field=where,
+                player=p.name,
             )
         out[p.name] = amount
     total = sum(out.values())
     if total != pot:
         raise RuleError(
-            f"shares add up to {money(total)}, but the pot is {money(pot)}", field="shares"
+            N_("shares add up to %(total)s, but the pot is %(pot)s"),
+            params={"total": money(total), "pot": money(pot)},
+            field="shares",
         )
     return out
 

@@ -15,6 +15,32 @@ MONEY_UNITS = ("0.01", "1")
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 MAX_NAME_LENGTH = 30
 
+
+def N_(text):
+    """Mark a refusal's words for translation, changing nothing.
+
+    The rules package imports nothing from Django: `manage.py makemessages
+    --keyword=N_` finds these words, and the edge (tracker/i18n.py) translates
+    them. A refusal is written as a template with %(name)s places and its
+    parameters, so the translation can put the names where Hindi wants them.
+    """
+    return text
+
+
+class Phrase(str):
+    """A parameter of a refusal that is words to translate too (a rule's name,
+    a reason), not a name or a number. It reads as its English words."""
+
+    def __new__(cls, template, params=None):
+        if isinstance(template, Phrase) and not params:
+            return template
+        text = template % params if params else template
+        phrase = super().__new__(cls, text)
+        phrase.template = template
+        phrase.params = dict(params or {})
+        return phrase
+
+
 # House rules of the hand calculator (issue: "the house rules are part of the
 # game's table rules"). Optional in every format that offers the calculator; a
 # game document carries them only where the table changed them, so documents
@@ -25,11 +51,18 @@ HAND_COUNTS = ("all", "except_pure", "groups_excluded")
 # The name of every rule as a family reads it. A format module adds its own
 # keys here (`RULE_LABELS.update(...)`) when it is imported.
 RULE_LABELS = {
-    "natural_wild": "wild card in its own place",
-    "jokers_in_sets": "jokers in sets",
-    "hand_count": "a loser counts",
-    "money_unit": "money unit",
+    "natural_wild": N_("wild card in its own place"),
+    "jokers_in_sets": N_("jokers in sets"),
+    "hand_count": N_("a loser counts"),
+    "money_unit": N_("money unit"),
 }
+
+
+def and_list(names):
+    """ "Asha", "Asha and Ravi", "Asha and Ravi and Meena", as words to translate."""
+    if len(names) < 2:
+        return "".join(names)
+    return Phrase(N_("%(first)s and %(last)s"), {"first": and_list(names[:-1]), "last": names[-1]})
 
 
 class RuleError(ValueError):
@@ -39,9 +72,17 @@ class RuleError(ValueError):
     `players`, `results.Ravi`, `winner`); `event` is the index in the history
     of the event refused, or None; `player` names the player the message is
     about, so a form can show it beside that player's box.
+
+    `message` is the refusal in English (what the commands print and the
+    documents keep); `template` and `params` are the same refusal before its
+    names were put in, for the translation (tracker/i18n.py).
     """
 
-    def __init__(self, message, *, field=None, event=None, player=None, label=None):
+    def __init__(self, message, *, params=None, field=None, event=None, player=None, label=None):
+        self.template = message
+        self.params = dict(params or {})
+        if params:
+            message = message % self.params
         super().__init__(message)
         self.message = message
         self.field = field
@@ -70,7 +111,7 @@ class RuleError(ValueError):
 
 
 def label_of(key):
-    return RULE_LABELS.get(key, key.replace("_", " "))
+    return Phrase(RULE_LABELS.get(key, key.replace("_", " ")))
 
 
 def whole(rules, key, low=None, high=None, nullable=False):
@@ -81,14 +122,29 @@ def whole(rules, key, low=None, high=None, nullable=False):
     if value is None and nullable:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{label} must be a whole number", field=where)
+        raise RuleError(
+            N_("%(label)s must be a whole number"), params={"label": label}, field=where
+        )
     if low is not None and value < low:
         if low == 0:
-            raise RuleError(f"{label} must not be negative", field=where)
-        raise RuleError(f"{label} must be at least {low}", field=where)
+            raise RuleError(
+                N_("%(label)s must not be negative"), params={"label": label}, field=where
+            )
+        raise RuleError(
+            N_("%(label)s must be at least %(low)s"),
+            params={"label": label, "low": low},
+            field=where,
+        )
     if high is not None and value > high:
-        raise RuleError(f"{label} must be at most {high}", field=where)
+        raise RuleError(
+            N_("%(label)s must be at most %(high)s"),
+            params={"label": label, "high": high},
+            field=where,
+        )
     return value
+
+
+AMOUNT = N_('%(label)s must be an amount such as "10" or "0.25"')
 
 
 def money_rule(rules, key, unit):
@@ -97,19 +153,27 @@ def money_rule(rules, key, unit):
     label = label_of(key)
     where = f"rules.{key}"
     if isinstance(value, bool) or not isinstance(value, (str, int, float, Decimal)):
-        raise RuleError(f'{label} must be an amount such as "10" or "0.25"', field=where)
+        raise RuleError(N_(AMOUNT), params={"label": label}, field=where)
     try:
         amount = Decimal(str(value).strip())
     except InvalidOperation:
-        raise RuleError(f'{label} must be an amount such as "10" or "0.25"', field=where) from None
+        raise RuleError(N_(AMOUNT), params={"label": label}, field=where) from None
     if not amount.is_finite():
-        raise RuleError(f'{label} must be an amount such as "10" or "0.25"', field=where)
+        raise RuleError(N_(AMOUNT), params={"label": label}, field=where)
     if amount < 0:
-        raise RuleError(f"{label} must not be negative", field=where)
+        raise RuleError(N_("%(label)s must not be negative"), params={"label": label}, field=where)
     if amount > MAX_MONEY:
-        raise RuleError(f"{label} must be at most {MAX_MONEY}", field=where)
+        raise RuleError(
+            N_("%(label)s must be at most %(high)s"),
+            params={"label": label, "high": MAX_MONEY},
+            field=where,
+        )
     if not in_units(amount, Decimal(unit)):
-        raise RuleError(f"{label} has more decimals than the money unit {unit}", field=where)
+        raise RuleError(
+            N_("%(label)s has more decimals than the money unit %(unit)s"),
+            params={"label": label, "unit": unit},
+            field=where,
+        )
     return str(amount)
 
 
@@ -117,14 +181,22 @@ def choice(rules, key, choices):
     value = rules[key]
     if isinstance(value, bool) or value not in choices:
         shown = " or ".join(str(c) for c in choices)
-        raise RuleError(f"{label_of(key)} must be {shown}", field=f"rules.{key}")
+        raise RuleError(
+            N_("%(label)s must be %(shown)s"),
+            params={"label": label_of(key), "shown": shown},
+            field=f"rules.{key}",
+        )
     return value
 
 
 def flag(rules, key):
     value = rules[key]
     if not isinstance(value, bool):
-        raise RuleError(f"{label_of(key)} must be true or false", field=f"rules.{key}")
+        raise RuleError(
+            N_("%(label)s must be true or false"),
+            params={"label": label_of(key)},
+            field=f"rules.{key}",
+        )
     return value
 
 
@@ -176,19 +248,27 @@ def check_seat_name(name, who, where):
 def check_players(players):
     """Seat names: 2 to 10, not blank, unique ignoring case. Returns them trimmed."""
     if not isinstance(players, list):
-        raise RuleError("players must be a list of names", field="players")
+        raise RuleError(N_("players must be a list of names"), field="players")
     if len(players) < MIN_PLAYERS:
-        raise RuleError(f"a game needs at least {MIN_PLAYERS} players", field="players")
+        raise RuleError(
+            N_("a game needs at least %(n)s players"), params={"n": MIN_PLAYERS}, field="players"
+        )
     if len(players) > MAX_PLAYERS:
-        raise RuleError(f"a game has at most {MAX_PLAYERS} players", field="players")
+        raise RuleError(
+            N_("a game has at most %(n)s players"), params={"n": MAX_PLAYERS}, field="players"
+        )
     names, seen = [], set()
     for seat, name in enumerate(players, start=1):
         where = f"players[{seat - 1}]"
         if not isinstance(name, str) or not name.strip():
-            raise RuleError(f"player {seat} needs a name", field=where)
+            raise RuleError(N_("player %(seat)s needs a name"), params={"seat": seat}, field=where)
         name = check_seat_name(name, f"player {seat}", where)
         if name.casefold() in seen:
-            raise RuleError(f"{name} is at the table twice: names must differ", field=where)
+            raise RuleError(
+                N_("%(name)s is at the table twice: names must differ"),
+                params={"name": name},
+                field=where,
+            )
         seen.add(name.casefold())
         names.append(name)
     return names

@@ -7,7 +7,7 @@ of the result words at the table's value); `Thirteen` writes that once.
 from __future__ import annotations
 
 from .base import MONEY_UNIT_INPUT, Format, RuleInput
-from .table import RULE_LABELS, RuleError, choice, whole
+from .table import N_, RULE_LABELS, RuleError, choice, whole
 
 TYPED_RESULT = "points"  # a result typed as a number, as the deal form names its kind
 RESULT_WORDS = ("first_drop", "middle_drop", "full_count", "wrong_show")
@@ -15,20 +15,20 @@ DROPS = ("first_drop", "middle_drop")
 CARD_KEYS = ("first_drop", "middle_drop", "full_count", "wrong_show", "ace_value")
 
 RESULT_LABELS = {
-    "first_drop": "First drop",
-    "middle_drop": "Middle drop",
-    "full_count": "Full count",
-    "wrong_show": "Wrong show",
+    "first_drop": N_("First drop"),
+    "middle_drop": N_("Middle drop"),
+    "full_count": N_("Full count"),
+    "wrong_show": N_("Wrong show"),
 }
 
 RULE_LABELS.update(
     {
-        "first_drop": "first drop",
-        "middle_drop": "middle drop",
-        "full_count": "full count",
-        "wrong_show": "wrong show",
-        "ace_value": "ace value",
-        "entry_fee": "entry fee",
+        "first_drop": N_("first drop"),
+        "middle_drop": N_("middle drop"),
+        "full_count": N_("full count"),
+        "wrong_show": N_("wrong show"),
+        "ace_value": N_("ace value"),
+        "entry_fee": N_("entry fee"),
     }
 )
 
@@ -37,7 +37,7 @@ CARD_INPUTS = {
     "middle_drop": RuleInput(),
     "full_count": RuleInput(),
     "wrong_show": RuleInput(),
-    "ace_value": RuleInput("whole", "10, or 1", (("10", "10"), ("1", "1"))),
+    "ace_value": RuleInput("whole", N_("10, or 1"), (("10", "10"), ("1", "1"))),
     "money_unit": MONEY_UNIT_INPUT,
     "entry_fee": RuleInput("money"),
 }
@@ -71,15 +71,15 @@ class Thirteen(Format):
             )
         if out["middle_drop"] < out["first_drop"]:
             raise RuleError(
-                "middle drop must not be less than the first drop", field="rules.middle_drop"
+                N_("middle drop must not be less than the first drop"), field="rules.middle_drop"
             )
         if out["full_count"] < out["middle_drop"]:
             raise RuleError(
-                "full count must not be less than the middle drop", field="rules.full_count"
+                N_("full count must not be less than the middle drop"), field="rules.full_count"
             )
         if out["wrong_show"] > out["full_count"]:
             raise RuleError(
-                "wrong show must not be more than the full count", field="rules.wrong_show"
+                N_("wrong show must not be more than the full count"), field="rules.wrong_show"
             )
         self.fill_tail(rules, out)
 
@@ -100,22 +100,28 @@ class Thirteen(Format):
         if isinstance(result, str):
             if result not in RESULT_WORDS:
                 raise RuleError(
-                    f"{result!r} is not a result: give points, first_drop, middle_drop, "
-                    "full_count or wrong_show",
+                    N_(
+                        "%(result)s is not a result: give points, first_drop, middle_drop, "
+                        "full_count or wrong_show"
+                    ),
+                    params={"result": repr(result)},
                     field=where,
                     player=player.name,
                 )
             if result in DROPS:
                 if self.drops_off(rules):
-                    raise RuleError("drops are off at this table", field=where, player=player.name)
+                    raise RuleError(
+                        N_("drops are off at this table"), field=where, player=player.name
+                    )
                 self.check_drop(state, player, where)
             return rules[result]
         if isinstance(result, bool) or not isinstance(result, int):
-            raise RuleError("points must be a whole number", field=where, player=player.name)
+            raise RuleError(N_("points must be a whole number"), field=where, player=player.name)
         low = 1 if rules["ace_value"] == 1 else 2
         if result != 0 and not low <= result <= rules["full_count"]:
             raise RuleError(
-                f"points must be 0 or between {low} and {rules['full_count']}",
+                N_("points must be 0 or between %(low)s and %(high)s"),
+                params={"low": low, "high": rules["full_count"]},
                 field=where,
                 player=player.name,
             )

@@ -1,0 +1,310 @@
+"""English and Hindi (issue 14, part 1): Accept-Language, the switch, the
+fallbacks, every page in Hindi, and the engine's refusals translated at the
+edge while the documents and commands keep English."""
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+from django.utils import translation
+
+from tests.hindi import untranslated
+from tracker import i18n, rules
+from tracker.models import Game, Table
+
+from .test_views import deal_data, new_game, post_deal, text
+
+pytestmark = pytest.mark.django_db
+
+PO = Path(__file__).resolve().parent.parent / "locale" / "hi" / "LC_MESSAGES" / "django.po"
+PLAYERS = ("Asha", "Ravi", "Meena", "Kiran")
+
+
+def hindi():
+    return Client(HTTP_ACCEPT_LANGUAGE="hi")
+
+
+def lang_of(response):
+    return re.search(r'<html lang="([^"]+)"', response.content.decode()).group(1)
+
+
+# ------------------------------------------------------------ choosing the language
+
+
+def test_the_browser_language_picks_hindi():
+    response = hindi().get("/")
+    assert response.status_code == 200
+    assert lang_of(response) == "hi"
+    page = text(response)
+    assert "नया गेम" in page and "आपके गेम" in page
+    assert "New game" not in page
+
+
+def test_without_a_preference_the_page_is_english(client):
+    response = client.get("/")
+    assert lang_of(response) == "en"
+    assert "New game" in text(response)
+
+
+@pytest.mark.parametrize("header", ["xx", "fr-FR,fr;q=0.9", "zz-ZZ", "*"])
+def test_an_unknown_language_falls_back_to_english(header):
+    response = Client(HTTP_ACCEPT_LANGUAGE=header).get("/")
+    assert lang_of(response) == "en"
+    assert "New game" in text(response)
+
+
+def test_hindi_with_a_region_is_hindi():
+    response = Client(HTTP_ACCEPT_LANGUAGE="hi-IN,hi;q=0.9,en;q=0.8").get("/")
+    assert lang_of(response) == "hi"
+
+
+def test_the_switch_is_on_every_page_and_posts_with_csrf(client):
+    game = new_game(client)
+    for url in ("/", "/new/", "/import/", "/calculator/", game.get_absolute_url()):
+        page = client.get(url).content.decode()
+        form = re.search(r'<form class="language".*?</form>', page, re.S)
+        assert form, url
+        form = form.group(0)
+        assert 'method="post"' in form and 'action="/language/"' in form
+        assert 'name="csrfmiddlewaretoken"' in form
+        assert 'value="en"' in form and 'value="hi"' in form
+        assert "English" in form and "हिंदी" in form
+        assert f'name="next" value="{url}"' in form
+
+
+def test_the_switch_is_remembered_in_a_cookie():
+    client = Client(enforce_csrf_checks=True)
+    page = client.get("/").content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    response = client.post(
+        "/language/", {"language": "hi", "next": "/calculator/", "csrfmiddlewaretoken": token}
+    )
+    assert response.status_code == 302 and response["Location"] == "/calculator/"
+    assert client.cookies["django_language"].value == "hi"
+    # Later visits, with no Accept-Language at all, stay in Hindi.
+    response = client.get("/")
+    assert lang_of(response) == "hi" and "नया गेम" in text(response)
+    # And back to English, even where the browser asks for Hindi.
+    client.post("/language/", {"language": "en", "next": "/", "csrfmiddlewaretoken": token})
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="hi")
+    assert lang_of(response) == "en" and "New game" in text(response)
+
+
+def test_the_switch_needs_the_csrf_token():
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/language/", {"language": "hi", "next": "/"})
+    assert response.status_code == 403
+    assert "django_language" not in client.cookies
+
+
+def test_switching_to_an_unknown_language_keeps_english(client):
+    response = client.post("/language/", {"language": "xx", "next": "/"})
+    assert response.status_code == 302
+    assert "django_language" not in client.cookies
+    assert lang_of(client.get("/")) == "en"
+
+
+def test_the_switch_never_leaves_the_site(client):
+    response = client.post("/language/", {"language": "hi", "next": "https://evil.example/"})
+    assert response.status_code == 302
+    assert "evil.example" not in response["Location"]
+
+
+def test_a_cached_game_page_is_not_shown_in_the_other_language(client):
+    game = new_game(client)
+    english = client.get(game.get_absolute_url())
+    hindi_page = client.get(game.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="hi")
+    assert lang_of(english) == "en" and lang_of(hindi_page) == "hi"
+    assert "रमी स्कोर" in text(hindi_page) and "रमी स्कोर" not in text(english)
+
+
+# ------------------------------------------------------------ the catalogue
+
+
+def po_entries():
+    body = PO.read_text().split("\n\n")[1:]
+    out = []
+    for entry in body:
+        lines = [line for line in entry.splitlines() if not line.startswith("#")]
+        msgid = "".join(re.findall(r'"(.*)"', lines[0]))
+        strs = [line for line in lines if line.startswith("msgstr")]
+        out.append((msgid, entry, strs))
+    return out
+
+
+def test_every_message_is_translated_and_none_is_fuzzy():
+    entries = po_entries()
+    assert len(entries) > 300
+    for msgid, entry, strs in entries:
+        assert "#, fuzzy" not in entry, msgid
+        for line in strs:
+            assert not line.endswith(' ""'), f"no Hindi for {msgid!r}"
+
+
+def test_the_family_words():
+    catalogue = PO.read_text()
+    for word in ("जीत", "ड्रॉप", "पूल", "डील", "बाहर", "दोबारा शामिल", "फुल काउंट", "शो"):
+        assert word in catalogue, word
+    # Digits stay 0-9: no Devanagari digits anywhere.
+    assert not re.search("[\u0966-\u096f]", catalogue)
+
+
+def test_a_missing_translation_shows_the_english_words():
+    with translation.override("hi"):
+        # A message with no Hindi in the catalogue: its English, never empty or an id.
+        error = rules.RuleError("%(name)s sat on the cards", params={"name": "Ravi"})
+        assert i18n.refusal(error) == "Ravi sat on the cards"
+        assert translation.gettext("A sentence nobody translated") == "A sentence nobody translated"
+
+
+def test_a_translation_that_breaks_its_places_falls_back_to_english(monkeypatch):
+    monkeypatch.setattr(i18n, "gettext", lambda text: "%(nobody)s गलत")
+    error = rules.RuleError("%(name)s is not at this table", params={"name": "Ravi"})
+    assert i18n.refusal(error) == "Ravi is not at this table"
+
+
+# ------------------------------------------------------------ the engine at the edge
+
+
+def test_the_engine_words_its_refusals_in_english_with_their_parts():
+    with translation.override("hi"), pytest.raises(rules.RuleError) as caught:
+        rules.normalize_rules("pool", {"first_drop": -1})
+    error = caught.value
+    assert error.message == "first drop must not be negative"
+    assert error.template == "%(label)s must not be negative"
+    assert error.params == {"label": "first drop"}
+    with translation.override("hi"):
+        assert i18n.refusal(error) == "फ़र्स्ट ड्रॉप माइनस में नहीं हो सकता"
+    with translation.override("en"):
+        assert i18n.refusal(error) == "first drop must not be negative"
+
+
+def test_the_rules_package_imports_nothing_from_django():
+    root = Path(__file__).resolve().parent.parent / "tracker" / "rules"
+    for path in root.glob("*.py"):
+        assert "django" not in path.read_text(), path.name
+
+
+def test_engine_refusals_are_shown_in_hindi_on_the_deal_form():
+    client = hindi()
+    game = new_game(client, players=PLAYERS)
+    # 90 points in pool 101: the most a loser can have is the full count, 80.
+    response = post_deal(client, game, "Asha", Ravi=90, Meena=2, Kiran=2)
+    page = text(response)
+    assert "Ravi: पॉइंट 0 या 2 से 80 के बीच होने चाहिए" in page, page[:3000]
+    assert "must be" not in page
+    assert game.events.count() == 0
+
+
+def test_a_refusal_that_names_a_reason_translates_the_reason_too():
+    with translation.override("hi"):
+        state = rules.replay("pool", {"pool_limit": 101}, ["Asha", "Ravi"], [])
+        with pytest.raises(rules.RuleError) as caught:
+            rules.apply(state, {"type": "rejoin", "player": "Ravi"})
+        assert i18n.refusal(caught.value) == "Ravi दोबारा शामिल नहीं हो सकते: Ravi अभी खेल में हैं"
+        assert caught.value.message == "Ravi cannot rejoin: Ravi is still in"
+
+
+def test_commands_and_documents_stay_english(client, tmp_path):
+    game = new_game(client, players=PLAYERS)
+    hindi().post(f"/g/{game.edit_token}/deal/", deal_data(game, "Asha", Ravi=10, Meena=2, Kiran=2))
+    with translation.override("hi"):
+        out = io.StringIO()
+        call_command("export_game", game.edit_token, stdout=out)
+        document = json.loads(out.getvalue())
+        assert document["format"] == "pool"
+        csv = client.get(f"/g/{game.edit_token}/game.csv", HTTP_ACCEPT_LANGUAGE="hi")
+        lines = csv.content.decode("utf-8-sig").splitlines()
+        assert lines[0].startswith("schema,")
+        assert any(line.startswith("event,") for line in lines)  # the headers stay English
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps({**document, "players": ["Asha"]}))
+        with pytest.raises(CommandError) as caught:
+            call_command("import_game", str(bad), stdout=io.StringIO())
+    assert "a game needs at least 2 players" in str(caught.value)
+
+
+# ------------------------------------------------------------ every page in Hindi
+
+
+def pages(client):
+    """(url, names on it) for every screen, over games of each format."""
+    pool = new_game(client, players=PLAYERS)
+    post_deal(client, pool, "Asha", Ravi=30, Meena="first_drop", Kiran=80)
+    deals = new_game(client, fmt="deals-2", players=PLAYERS)
+    post_deal(client, deals, "Ravi", Asha=20, Meena="middle_drop", Kiran=5)
+    points = new_game(client, fmt="points", players=PLAYERS, point_value="0.5")
+    post_deal(client, points, "Meena", Asha=12, Ravi="full_count", Kiran=3)
+    basic = new_game(client, fmt="basic-100", players=PLAYERS)
+    post_deal(client, basic, "Kiran", Asha=12, Ravi=4, Meena=30)
+    table = Table.start("Nani", ["Asha", "Ravi", "Meena"])
+    games = [pool, deals, points, basic]
+    names = [*PLAYERS, *(g.name for g in games), "Nani"]
+    urls = ["/", "/new/", "/import/", "/calculator/", "/offline/", "/tables/new/"]
+    for g in games:
+        urls += [g.get_absolute_url(), g.get_view_url()]
+        urls.append(f"/g/{g.edit_token}/event/{g.events.first().serial}/")
+    urls += [f"/g/{pool.edit_token}/split/", f"/g/{pool.edit_token}/count/1/"]
+    urls += [table.get_absolute_url(), table.get_view_url(), f"/t/{table.edit_token}/new/"]
+    urls += ["/g/no-such-game/"]
+    return urls, names
+
+
+GAME_SCREENS = re.compile(r"^/(g|w)/[^/]+/(event/\d+/|split/)?$|^/new/$")
+
+
+@pytest.mark.parametrize("screens", ["other", "game"])
+def test_every_page_renders_in_hindi_with_no_english_left(screens):
+    client = hindi()
+    urls, names = pages(client)
+    problems = []
+    for url in urls:
+        if (screens == "game") != bool(GAME_SCREENS.match(url) and url != "/g/no-such-game/"):
+            continue
+        response = client.get(url)
+        assert response.status_code in (200, 404), (url, response.status_code)
+        assert lang_of(response) == "hi", url
+        page = response.content.decode()
+        assert "%(" not in page, url  # never a message id with its places
+        left = untranslated(page, names)
+        if left:
+            problems.append(f"{url}:\n  " + "\n  ".join(left))
+    assert not problems, "English left on Hindi pages:\n" + "\n".join(problems)
+
+
+def test_every_page_renders_in_hindi_by_the_switch():
+    client = Client()
+    client.post("/language/", {"language": "hi", "next": "/"})
+    urls, _ = pages(client)
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code in (200, 404), url
+        assert lang_of(response) == "hi", url
+
+
+def test_the_charts_speak_hindi(client):
+    game = new_game(client, players=PLAYERS)
+    post_deal(client, game, "Asha", Ravi=30, Meena="first_drop", Kiran=80)
+    svg = client.get(f"/g/{game.edit_token}/chart.svg", HTTP_ACCEPT_LANGUAGE="hi").content.decode()
+    assert "हर डील के बाद कुल" in svg
+    assert ">डील<" in svg
+    assert "1 डील में हर खिलाड़ी का कुल" in svg
+    english = client.get(f"/g/{game.edit_token}/chart.svg").content.decode()
+    assert ">Deal<" in english
+
+
+def test_the_500_page_is_in_hindi(rf):
+    from django.template.loader import render_to_string
+
+    with translation.override("hi"):
+        page = render_to_string("500.html")
+    assert '<html lang="hi">' in page and "कुछ गड़बड़" in page
+    assert not untranslated(page)
+
+
+def test_no_game_is_left_half_saved_by_a_hindi_refusal():
+    assert Game.objects.count() == 0
