@@ -88,7 +88,10 @@ def test_files():
         for path in (ROOT / "tests").glob("test_rules*.py")
         if str(path.relative_to(ROOT)) not in SLOW_TESTS
     )
-    return [*tests, "tests/test_hand.py"]
+    # The engine's format modules are also tested by the Basic Rummy, comings and
+    # goings, money and table-stats tests (their database tests deselected below).
+    more = [f"tests/test_{name}.py" for name in ("basic", "people", "money", "stats")]
+    return [*tests, *more, "tests/test_hand.py"]
 
 
 def toml_list(items):
@@ -114,7 +117,7 @@ def prepare(only_mutate, tests):
 source_paths = ["tracker"]
 only_mutate = {toml_list([*only_mutate, HAND])}
 also_copy = ["templates/", "static/", "manage.py"]
-pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]
+pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-m", "not django_db"]
 pytest_add_cli_args_test_selection = {toml_list(tests)}
 # A mutant whose tests run 3 times as long as they should plus 1 second of
 # CPU is a timeout (an endless loop), counted as killed.
