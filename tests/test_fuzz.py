@@ -471,7 +471,9 @@ def posted_event(label, path, form, state, history, game):
         event = posted_deal(form, state.in_players)
         return None if event is None else (len(history), event)
     if label == "edit":
-        index = deal_position(unquote(path.rstrip("/").rsplit("/", 1)[1]), history)
+        # A correction keeps every event's id, so the ids stored now are those before.
+        ids = list(game.events.order_by("position").values_list("serial", flat=True))
+        index = deal_position(unquote(path.rstrip("/").rsplit("/", 1)[1]), history, ids)
         if index is None:
             return None
         event = posted_deal(form, game.replay(history[:index]).in_players)
@@ -501,8 +503,11 @@ def check_stored_as_posted(game, label, path, form, state, history):
     place), or the deleted one gone."""
     rows = stored_events(game)
     if label == "delete":
-        where = unquote(path.rstrip("/").rsplit("/", 2)[1])
-        index = int(where)
+        deleted = int(unquote(path.rstrip("/").rsplit("/", 2)[1]))
+        # Ids grow with the position, so the deleted event stood after every kept
+        # event with a smaller id.
+        kept = game.events.values_list("serial", flat=True)
+        index = sum(1 for serial in kept if serial < deleted)
         assert rows == history[:index] + history[index + 1 :], (path, rows)
         return
     worked = posted_event(label, path, form, state, history, game)
