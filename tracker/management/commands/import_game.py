@@ -16,6 +16,17 @@ def one_line(message):
     return message.translate(ONE_LINE)
 
 
+def read_text(file):
+    """The text of a document file, or of standard input for "-"; one line if it cannot."""
+    try:
+        if file == "-":
+            return sys.stdin.read()
+        with open(file, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise CommandError(one_line(f"cannot read {file}: {error}")) from None
+
+
 class Command(BaseCommand):
     help = "Create a game from a game document (shared/docs/game-json.md); '-' reads stdin."
 
@@ -23,14 +34,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="path of the JSON document, or - for standard input")
 
     def handle(self, *args, file, **options):
-        try:
-            if file == "-":
-                text = sys.stdin.read()
-            else:
-                with open(file, encoding="utf-8") as handle:
-                    text = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            raise CommandError(f"cannot read {file}: {error}") from None
+        text = read_text(file)
         try:
             game = Game.import_document(document.loads(text))
         except RuleError as error:

@@ -1,12 +1,11 @@
 import json
-import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
 from tracker import document, tables
 from tracker.rules import RuleError
 
-from .import_game import one_line
+from .import_game import one_line, read_text
 
 
 class Command(BaseCommand):
@@ -16,14 +15,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="path of the JSON document, or - for standard input")
 
     def handle(self, *args, file, **options):
-        try:
-            if file == "-":
-                text = sys.stdin.read()
-            else:
-                with open(file, encoding="utf-8") as handle:
-                    text = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            raise CommandError(one_line(f"cannot read {file}: {error}")) from None
+        text = read_text(file)
         try:
             table = tables.import_document(document.loads(text))
         except (RuleError, tables.TableError) as error:
