@@ -591,18 +591,7 @@ def delete_event(request, token, event_id):
 
 @require_POST
 def rejoin(request, token):
-    game = _get_game_or_404(token, can_edit=True)
-    version = _made_against(request)
-    if version != game.revision:
-        return _stale(request, game, version)
-    name = request.POST.get("player", "")[:100]
-    try:
-        state = game.add_event({"type": "rejoin", "player": name}, version)
-    except StaleHistory:
-        return _stale(request, game, version)
-    except rules.RuleError as error:
-        return _refused(request, game, error, version)
-    return _done(request, game, state)
+    return _player_change(request, token, "rejoin")
 
 
 @require_POST
@@ -634,7 +623,8 @@ def join(request, token):
     return _show_game(request, game, state, True, status=422, join_entry=entry)
 
 
-def _seat_change(request, token, kind):
+def _player_change(request, token, kind):
+    """A rejoin, sit-out, back-in or leave: an event that names one player."""
     game = _get_game_or_404(token, can_edit=True)
     version = _made_against(request)
     if version != game.revision:
@@ -651,17 +641,17 @@ def _seat_change(request, token, kind):
 
 @require_POST
 def sit_out(request, token):
-    return _seat_change(request, token, "sit_out")
+    return _player_change(request, token, "sit_out")
 
 
 @require_POST
 def sit_in(request, token):
-    return _seat_change(request, token, "sit_in")
+    return _player_change(request, token, "sit_in")
 
 
 @require_POST
 def leave(request, token):
-    return _seat_change(request, token, "leave")
+    return _player_change(request, token, "leave")
 
 
 @require_POST
