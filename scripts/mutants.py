@@ -25,12 +25,17 @@ last line printed is
 that never ends is noticed). Exits 1 when a mutant of the engine survives
 unexplained or the hand calculator's score is below 95 %.
 
-Usage: python scripts/mutants.py [--jobs N] [--report-only]   (N: default every core)
+Usage: python scripts/mutants.py [--jobs N] [--report-only] [--only PATTERN ...]
+  N: default every core. PATTERN: mutmut's mutant names, * as a wildcard, for
+  example 'tracker.rules.pool.*' (one module) or '*Pool*cells*' (one method):
+  only those mutants are run and reported, for working on one part quickly.
+  `make mutants` runs them all.
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import os
 import re
 import shutil
@@ -127,7 +132,7 @@ timeout_constant = 1.0
     (WORK / "pyproject.toml").write_text(pyproject)
 
 
-def run_mutmut(jobs):
+def run_mutmut(jobs, only=()):
     env = {
         **os.environ,
         "MUTANTS_BRUTE_FORCE_HANDS": BRUTE_FORCE_HANDS,
@@ -138,7 +143,7 @@ def run_mutmut(jobs):
     log = WORK / "mutmut.log"
     with log.open("w") as out:
         code = subprocess.call(
-            [str(mutmut), "run", "--max-children", str(jobs)],
+            [str(mutmut), "run", "--max-children", str(jobs), *only],
             cwd=WORK,
             env=env,
             stdout=out,
@@ -225,6 +230,13 @@ def main():
     parser.add_argument(
         "--report-only", action="store_true", help="report on the last run again, no mutmut"
     )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        default=[],
+        metavar="PATTERN",
+        help="run and report only the mutants whose names match (fnmatch, * as wildcard)",
+    )
     args = parser.parse_args()
     only_mutate, engine_name = engine_paths()
     tests = test_files()
@@ -234,8 +246,18 @@ def main():
         print(f"  tests: {' '.join(tests)}")
         print(f"  in {WORK.relative_to(ROOT)}/, {args.jobs} at a time (mutmut's log: mutmut.log)")
         prepare(only_mutate, tests)
-        run_mutmut(args.jobs)
+        run_mutmut(args.jobs, args.only)
     found = results()
+    if args.only:
+        found = {
+            path: {
+                name: status
+                for name, status in by_name.items()
+                if any(fnmatch.fnmatch(name, pattern) for pattern in args.only)
+            }
+            for path, by_name in found.items()
+        }
+        found = {path: by_name for path, by_name in found.items() if by_name}
     if not found:
         sys.exit("mutmut left no results in test-output/mutmut/mutants/")
     equivalents = load_equivalents()
@@ -288,7 +310,7 @@ def main():
             lines.append("")
             lines.append(f"-- {name} ({status}): {function_of(name)}")
             lines.append(diff)
-    stale = sorted(set(equivalents) - used)
+    stale = [] if args.only else sorted(set(equivalents) - used)
     if stale:
         lines.append("")
         lines.append(f"== {len(stale)} entries of {EQUIVALENT.name} match no mutant now:")
