@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .table import N_, Phrase, RuleError, and_list
+from .table import N_, RuleError
 
 
 @dataclass(frozen=True)
@@ -187,16 +187,16 @@ class Format:
         """How far one player (not the winner) finished: of two, the greater is ahead.
 
         `player` is the document's `state.players[]` entry; `last_dealt` the
-        number of the last deal they were dealt in. By default the lower
-        total is ahead.
+        number of the last deal they were dealt in. Every format words its
+        own (the lower total, the more chips, the better balance ...).
         """
-        return (-player["total"],)
+        raise NotImplementedError
 
     # -- what the pages show
 
     def meta(self, state, pot):
-        """The line under the game's name, after the format's label."""
-        return ""
+        """The line under the game's name, after the format's label (every format has one)."""
+        raise NotImplementedError
 
     def columns(self, state):
         """The scoreboard's column headers after the player's name."""
@@ -218,11 +218,9 @@ class Format:
         return []
 
     def tie_breaker_note(self, state):
-        names = and_list([p.name for p in state.tied])
-        return Phrase(
-            N_("Tie-breaker! %(names)s are level and play on until one wins a deal."),
-            {"names": names},
-        )
+        """The note over the board in a tie-breaker: a format that plays one
+        (deals, basic) says who is level on what."""
+        raise NotImplementedError
 
     def settlement_note(self, state):
         """What the settlement says when nobody has to pay."""
