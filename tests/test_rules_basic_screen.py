@@ -81,7 +81,9 @@ def test_a_new_basic_game_is_named_after_how_it_ends(table, name):
         ({}, " · to 100 · winner collects"),
         ({"scoring": "penalty", "target": 50}, " · to 50 · penalty"),
         ({"target": None, "deal_count": 10}, " · 10 deals · winner collects"),
+        ({"target": None, "deal_count": 1}, " · 1 deal · winner collects"),  # one deal: no "s"
         ({"target": 150, "deal_count": 10}, " · to 150 or 10 deals · winner collects"),
+        ({"target": 150, "deal_count": 1}, " · to 150 or 1 deal · winner collects"),
         ({"scoring": "penalty", "target": 200, "deal_count": 6}, " · to 200 or 6 deals · penalty"),
     ],
 )

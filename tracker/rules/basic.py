@@ -245,11 +245,12 @@ class Basic(Format):
     def _end_phrase(rules):
         """When the game ends, as words to translate."""
         target, count = rules["target"], rules["deal_count"]
+        deals = Phrase(N_("1 deal")) if count == 1 else Phrase(N_("%(n)s deals"), {"n": count})
         if target is not None and count is not None:
-            return Phrase(N_("to %(target)s or %(n)s deals"), {"target": target, "n": count})
+            return Phrase(N_("to %(target)s or %(deals)s"), {"target": target, "deals": deals})
         if target is not None:
             return Phrase(N_("to %(target)s"), {"target": target})
-        return Phrase(N_("%(n)s deals"), {"n": count})
+        return deals
 
     def tie_breaker_note(self, state):
         names = and_list([p.name for p in state.tied])
