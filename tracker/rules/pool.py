@@ -9,7 +9,7 @@ from .base import Preset, RuleInput
 from .money import MAX_MONEY, in_units, money, round_shares
 from .money_format import format_money
 from .table import N_, RULE_LABELS, Phrase, RuleError, choice, flag, money_rule, whole
-from .thirteen import CARD_INPUTS, Thirteen, card_defaults
+from .thirteen import CARD_INPUTS, Thirteen
 
 SPLIT_METHODS = ("drops", "equal", "custom")
 
@@ -23,11 +23,6 @@ RULE_LABELS.update(
         "max_drops": N_("most drops"),
     }
 )
-
-
-def pool_defaults(limit):
-    """Drop and cap values that follow the pool limit (rules.md)."""
-    return card_defaults(limit)
 
 
 def out_total(rules):
@@ -164,8 +159,10 @@ class Pool(Thirteen):
         value = state.rules[result]
         limit = out_total(state.rules)
         after = player.total + value
-        if after < limit:  # the most-drops limit, not the total
-            return f"{player.name} has no drops left (must play): save again to give the drop."
+        if after < limit:
+            # No drops left by the most-drops limit, not the total: check_drop refuses
+            # the drop itself (the deal form checks each result before it warns).
+            return None
         return (
             f"{player.name} has no drops left (must play): a drop puts {player.name} out "
             f"({player.total} + {value} = {after} ≥ {limit}). Save again to give the drop."
