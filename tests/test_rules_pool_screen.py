@@ -7,6 +7,7 @@ by hand from shared/docs/rules.md (or taken from shared/docs/examples/) in
 the comments; none is computed by the code under test. No database.
 """
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,10 @@ def deal(winner, **results):
 
 def rejoin(name):
     return {"type": "rejoin", "player": name}
+
+
+def join(name):
+    return {"type": "join", "player": name}
 
 
 def pool(players, history, **rules):
@@ -296,3 +301,57 @@ def test_pool_drop_past_the_most_drops_is_refused_not_warned():
     with pytest.raises(RuleError) as refused:
         apply(state, deal("A", B="first_drop", C=10))
     assert refused.value.for_player == "B: has taken 2 drops, the most this table allows"
+
+
+# ------------------------------------------------------------ coming back in
+
+
+def c_out_with_b_on_100():
+    """Pool 101 with the rejoin cutoff raised to 100 (the most it may be: below 101).
+
+    Deal 1: B 80, C 80. Deal 2: B 80 + 20 = 100, still in; C 80 + 25 = 105, out.
+    H = 100 (A 0, B 100) is at the cutoff, but a newcomer would start at 101: out.
+    """
+    return pool(
+        ("A", "B", "C"),
+        [deal("A", B=80, C=80), deal("A", B=20, C=25)],
+        rejoin_cutoff=100,
+    )
+
+
+def refusal(state, event):
+    with pytest.raises(RuleError) as refused:
+        apply(state, event)
+    return refused.value.message
+
+
+def test_pool_rejoin_that_would_start_at_the_limit_is_refused():
+    state = c_out_with_b_on_100()
+    assert state.can_rejoin == []
+    assert refusal(state, rejoin("C")) == "C cannot rejoin: C would start at 101, which is out"
+
+
+def test_pool_join_that_would_start_at_the_limit_is_refused():
+    state = c_out_with_b_on_100()
+    assert refusal(state, join("Dev")) == ("Dev cannot join: they would start at 101, which is out")
+
+
+def test_pool_table_without_rejoins_takes_no_newcomer():
+    state = pool(("A", "B", "C"), [deal("A", B=10, C=20)], rejoin=False)
+    assert refusal(state, join("Dev")) == (
+        "Dev cannot join: rejoins are off at this table, so nobody joins mid-game"
+    )
+
+
+# ------------------------------------------------------------ the family table
+
+
+def test_pool_money_on_the_family_table_counts_every_rejoin_paid_in():
+    # b_rejoins_twice, then deal 5: C 45 + 80 = 125, out; A wins the pot.
+    # Pot 10 x (3 + 2 rejoins) = 50. A: 50 - 10 = 40; B paid 10 x (1 + 2) = 30;
+    # C paid 10.
+    state = b_rejoins_twice()
+    apply(state, deal("A", C=80))
+    assert state.winner == "A"
+    money = POOL.table_money(state.rules, state.document())
+    assert money == {"A": Decimal("40"), "B": Decimal("-30"), "C": Decimal("-10")}

@@ -127,9 +127,9 @@ class Pool(Thirteen):
 
     def after_deal(self, state, row):
         limit = out_total(state.rules)
+        # Every player still in was dealt this deal (the winner or a result).
         for p in state.players:
-            dealt = p.name == row.winner or p.name in row.results
-            if dealt and p.is_in and p.total >= limit:
+            if p.is_in and p.total >= limit:
                 p.status = "out"
                 row.went_out.append(p.name)
         left = [p for p in state.players if p.is_in]
@@ -219,11 +219,9 @@ class Pool(Thirteen):
     def _entry_refusal(self, state, name):
         """What a rejoin (of `name`) and a join (name None) both need: two still
         in, H at most the cutoff."""
+        # Never None here: the game is not over (checked first), so at least two
+        # were in after the last deal (one left ends it; pool has no sit-out or leave).
         start = state.rejoin_total()
-        if start is None:
-            if name is None:
-                return N_("a join needs at least two players still in")
-            return N_("a rejoin needs at least two players still in")
         high = start - 1
         if high > state.rules["rejoin_cutoff"]:
             return Phrase(
@@ -302,7 +300,7 @@ class Pool(Thirteen):
                 won = Decimal(state["pot"])
             else:
                 won = Decimal(split.get(p["name"], 0))
-            out[p["name"]] = won - fee * (1 + p.get("rejoins", 0))
+            out[p["name"]] = won - fee * (1 + p["rejoins"])  # player_document writes it
         return out
 
     def standing(self, rules, player, last_dealt):
