@@ -265,6 +265,13 @@ def test_pool_drop_for_a_player_who_must_play_warns_with_the_sum_that_puts_them_
     )
 
 
+def test_pool_player_with_a_drop_left_is_not_warned_even_if_a_middle_drop_puts_them_out():
+    # Ravi 74: (100 - 74) // 20 = 1 drop left, so not in compulsory play, though a
+    # middle drop would make 74 + 40 = 114.
+    state = elimination()
+    assert POOL.drop_warning(state, state.player("Ravi"), "middle_drop") is None
+
+
 def test_pool_points_or_a_full_count_or_a_drop_with_drops_left_give_no_warning():
     state = ravi_must_play()
     ravi, asha = state.player("Ravi"), state.player("Asha")

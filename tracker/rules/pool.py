@@ -332,10 +332,11 @@ class Pool(Thirteen):
         return cells
 
     def badges(self, state, player):
-        why = self.why_out(state, player)
         out = []
         if not player.is_in:
-            out = [(Phrase(N_("Out: %(why)s"), {"why": Phrase(why)}) if why else N_("Out"), "")]
+            # Out only by going out in a deal, so why_out finds the sum; it is figures
+            # and signs ("81 + 20 = 101 ≥ 101"), the same in every language.
+            out = [(Phrase(N_("Out: %(why)s"), {"why": self.why_out(state, player)}), "")]
         if player.rejoins:
             if player.rejoins > 1:
                 out.append((Phrase(N_("Rejoined ×%(n)s"), {"n": player.rejoins}), ""))  # noqa: RUF001
