@@ -1,8 +1,9 @@
 """What a Pool game's screen shows, from the Pool format object (tracker/rules/pool.py).
 
 The scoreboard's columns, cells, badges and row classes, the line under the
-game's name, the chart's limit line and the must-play warning, each for a
-small game replayed through the engine. Every expected figure is worked out
+game's name, the chart's limit line, the must-play warning, the refusals of a
+join or rejoin and the family table's money, each for a small game replayed
+through the engine. Every expected figure is worked out
 by hand from shared/docs/rules.md (or taken from shared/docs/examples/) in
 the comments; none is computed by the code under test. No database.
 """
