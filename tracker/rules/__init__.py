@@ -20,7 +20,7 @@ from .base import Format, Preset, RuleInput
 from .engine import EVENT_TYPES, apply, new_game, normalize_rules, replay, spec_of
 from .formats import FORMATS, PRESETS
 from .money import MAX_MONEY, fewest_payments, in_units, money, round_shares
-from .pool import SPLIT_METHODS, default_rejoin_cutoff, out_total, pool_defaults
+from .pool import SPLIT_METHODS, default_rejoin_cutoff, out_total
 from .state import GameState, Player, Row
 from .table import (
     CARD_RULES,
@@ -75,7 +75,6 @@ __all__ = [
     "new_game",
     "normalize_rules",
     "out_total",
-    "pool_defaults",
     "replay",
     "round_shares",
     "spec_of",

@@ -9,7 +9,7 @@ from .base import Preset, RuleInput
 from .money import MAX_MONEY, in_units, money, round_shares
 from .money_format import format_money
 from .table import N_, RULE_LABELS, Phrase, RuleError, choice, flag, money_rule, whole
-from .thirteen import CARD_INPUTS, Thirteen, card_defaults
+from .thirteen import CARD_INPUTS, Thirteen
 
 SPLIT_METHODS = ("drops", "equal", "custom")
 
@@ -23,11 +23,6 @@ RULE_LABELS.update(
         "max_drops": N_("most drops"),
     }
 )
-
-
-def pool_defaults(limit):
-    """Drop and cap values that follow the pool limit (rules.md)."""
-    return card_defaults(limit)
 
 
 def out_total(rules):
@@ -132,9 +127,9 @@ class Pool(Thirteen):
 
     def after_deal(self, state, row):
         limit = out_total(state.rules)
+        # Every player still in was dealt this deal (the winner or a result).
         for p in state.players:
-            dealt = p.name == row.winner or p.name in row.results
-            if dealt and p.is_in and p.total >= limit:
+            if p.is_in and p.total >= limit:
                 p.status = "out"
                 row.went_out.append(p.name)
         left = [p for p in state.players if p.is_in]
@@ -164,8 +159,10 @@ class Pool(Thirteen):
         value = state.rules[result]
         limit = out_total(state.rules)
         after = player.total + value
-        if after < limit:  # the most-drops limit, not the total
-            return f"{player.name} has no drops left (must play): save again to give the drop."
+        if after < limit:
+            # No drops left by the most-drops limit, not the total: check_drop refuses
+            # the drop itself (the deal form checks each result before it warns).
+            return None
         return (
             f"{player.name} has no drops left (must play): a drop puts {player.name} out "
             f"({player.total} + {value} = {after} ≥ {limit}). Save again to give the drop."
@@ -222,11 +219,9 @@ class Pool(Thirteen):
     def _entry_refusal(self, state, name):
         """What a rejoin (of `name`) and a join (name None) both need: two still
         in, H at most the cutoff."""
+        # Never None here: the game is not over (checked first), so at least two
+        # were in after the last deal (one left ends it; pool has no sit-out or leave).
         start = state.rejoin_total()
-        if start is None:
-            if name is None:
-                return N_("a join needs at least two players still in")
-            return N_("a rejoin needs at least two players still in")
         high = start - 1
         if high > state.rules["rejoin_cutoff"]:
             return Phrase(
@@ -305,7 +300,7 @@ class Pool(Thirteen):
                 won = Decimal(state["pot"])
             else:
                 won = Decimal(split.get(p["name"], 0))
-            out[p["name"]] = won - fee * (1 + p.get("rejoins", 0))
+            out[p["name"]] = won - fee * (1 + p["rejoins"])  # player_document writes it
         return out
 
     def standing(self, rules, player, last_dealt):
@@ -337,10 +332,11 @@ class Pool(Thirteen):
         return cells
 
     def badges(self, state, player):
-        why = self.why_out(state, player)
         out = []
         if not player.is_in:
-            out = [(Phrase(N_("Out: %(why)s"), {"why": Phrase(why)}) if why else N_("Out"), "")]
+            # Out only by going out in a deal, so why_out finds the sum; it is figures
+            # and signs ("81 + 20 = 101 ≥ 101"), the same in every language.
+            out = [(Phrase(N_("Out: %(why)s"), {"why": self.why_out(state, player)}), "")]
         if player.rejoins:
             if player.rejoins > 1:
                 out.append((Phrase(N_("Rejoined ×%(n)s"), {"n": player.rejoins}), ""))  # noqa: RUF001
