@@ -251,7 +251,7 @@ CSRF_SLOT = (
 )
 
 
-def _cached_game_part(request, token, revision, can_edit, part, game=None, **extra):
+def _cached_game_part(request, token, revision, can_edit, part, game=None, state=None, **extra):
     """A game page or fragment, rendered once per revision of the history.
 
     The history is the truth and the revision changes with every change to
@@ -259,6 +259,8 @@ def _cached_game_part(request, token, revision, can_edit, part, game=None, **ext
     (`make bench` shows this is where the time goes). Only the CSRF token
     differs between browsers: it is put in on the way out. A cached part
     needs only the link and the revision: the game is read on a miss.
+    `state`, when given, is the one a change just replayed for `revision`:
+    nothing can be kept for a revision that new, so it is rendered at once.
     """
     parts = [part, token_key(token), revision, can_edit, request.scheme, request.get_host()]
     parts.append(get_language())  # English and Hindi pages are cached apart
@@ -267,11 +269,11 @@ def _cached_game_part(request, token, revision, can_edit, part, game=None, **ext
     # The game row is read before the events, so a deal saved in between can
     # be in a page cached under the revision before it; the next poll asks
     # for the newer revision and corrects it.
-    html = cache.get(key)
+    html = cache.get(key) if state is None else None
     if html is None:
         if game is None:
             game, state = _game_and_state(token, can_edit, revision)
-        else:
+        elif state is None:
             state = _state(game)
         context = _game_context(game, state, can_edit, **extra)
         context["csrf_token"] = CSRF_SLOT
@@ -365,14 +367,19 @@ def _live(request, token, can_edit):
     return response
 
 
-def _done(request, game, state=None, notice=None):
+def _done(request, game, state=None, notice=None, live=False):
     """After a change: the new game part for htmx, a redirect otherwise.
 
     `state` is the one the change replayed, so nothing is read again.
     `notice` says what else the change moved, shown once.
+    `live`: the change was posted from a screen that has the deal form (the
+    game was not over), so it is answered as the other editing phones'
+    polls will be (`_saved`), not with the whole `#game`.
     """
     if state is not None:
         _keep_state(game, state)
+    if request.htmx and live and state is not None and notice is None:
+        return _saved(request, game, state)
     if request.htmx:
         if state is None:
             game.refresh_from_db()
@@ -381,6 +388,23 @@ def _done(request, game, state=None, notice=None):
     if notice:
         messages.info(request, notice)
     return redirect(game)
+
+
+def _saved(request, game, state):
+    """The htmx answer to a deal saved: the edit link's live fragment of the new
+    revision (the board, and out of band the history and a fresh deal form),
+    swapped in place of the board, and the notice and change slot emptied.
+
+    It is the fragment the other editing phones' next poll asks for, so it is
+    rendered once and kept for them under the new revision: their first poll
+    finds it. What is above the board (a notice from before) and an open edit
+    in the change slot are emptied as a swap of the whole `#game` empties them.
+    """
+    response = _cached_game_part(
+        request, game.edit_token, game.revision, True, "live", game, state, oob=True
+    )
+    response.content += render_to_string("tracker/game.html#saved", request=request).encode()
+    return reswap(retarget(response, "#board"), "outerHTML")
 
 
 def _made_against(request):
@@ -451,7 +475,7 @@ def add_deal(request, token):
         except rules.RuleError as error:
             entry.add_error(error)
         else:
-            return _done(request, game, new_state)
+            return _done(request, game, new_state, live=True)
     if not _still_at(game, version):  # the state read was already newer than the form
         return _stale(request, game, version, typed=request.POST)
     return _show_game(request, game, state, True, status=422, entry=entry)
