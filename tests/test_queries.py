@@ -129,3 +129,22 @@ def test_after_a_save_the_other_editors_first_poll_is_the_fragment_the_save_answ
     assert f'data-revision="{game.revision}"' in page
     assert "51 deals played" in page
     assert "Enter deal 52" in page
+
+
+def test_the_state_a_save_keeps_once_serves_an_edit_link_too():
+    """Kept once, under the view link's key: an editing phone in Hindi (a page
+    of its own, not the one the save rendered) renders it without replaying."""
+    game = points_game(50)
+    client = Client()
+    client.get(game.get_absolute_url())
+    cache.clear()
+    assert deal_post(client, game)().status_code == 200
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as captured:
+        board = Client().get(
+            f"/g/{game.edit_token}/live/?v={game.revision - 1}", HTTP_ACCEPT_LANGUAGE="hi", **HTMX
+        )
+    assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
+    page = board.content.decode()
+    assert f'data-revision="{game.revision}"' in page
+    assert "51 डील हुईं" in page
