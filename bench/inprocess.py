@@ -65,6 +65,39 @@ def deal_form(rng, revision, players):
     return urlencode(form)
 
 
+def _timing(fn, name, into):
+    """`fn`, adding the CPU time of each call to into[name] while into["on"]."""
+
+    def timed(*args, **kwargs):
+        if not into.get("on"):
+            return fn(*args, **kwargs)
+        began = time.process_time()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            into.setdefault(name, []).append(time.process_time() - began)
+
+    return timed
+
+
+def _save_parts():
+    from django.db import connections
+
+    from tracker import views
+    from tracker.models import Game
+
+    sqlite = type(connections["default"])
+    return [
+        (views, "_get_game_or_404"),  # the game row, by the link's key
+        (views, "_state"),  # the state kept for the revision (a cache read)
+        (Game, "add_event"),  # transaction: locked read, insert, revision bump, commit
+        (sqlite, "_commit"),  # of which the SQLite COMMIT
+        (views, "_keep_state"),  # the new state written to the cache
+        (views, "_game_context"),  # laying out the answer
+        (views, "render_to_string"),  # the template engine
+    ]
+
+
 def main():
     setup()
     from django.core.cache import cache
@@ -132,10 +165,17 @@ def main():
         parts.setdefault(name, []).append(time.process_time() - began)
         return response
 
+    # What a save spends, part by part: each part's CPU time per save.
+    save_parts = {}
+    for owner, name in _save_parts():
+        setattr(owner, name, _timing(getattr(owner, name), name, save_parts))
+    skip = 8  # the first cycles warm up
+
     for n in range(80):
         table = tables[n % len(tables)]
         events, revision = seen[table.pk]
         began = time.process_time()
+        save_parts["on"] = n >= skip
         saved = timed(
             "save",
             lambda t=table, e=revision, saver=editors[n % 4]: saver.post(
@@ -144,6 +184,7 @@ def main():
                 content_type="application/x-www-form-urlencoded",
             ),
         )
+        save_parts["on"] = False
         assert saved.status_code == 200, saved.status_code
         polls = [(f"edit {i}", p, f"/g/{table.edit_token}/live/") for i, p in enumerate(editors)]
         polls += [(f"view {i}", p, f"/w/{table.view_token}/live/") for i, p in enumerate(watchers)]
@@ -152,7 +193,6 @@ def main():
             assert f'data-revision="{revision + 1}"' in board.content.decode(), name
         cycles.append(time.process_time() - began)
         seen[table.pk] = (events + 1, revision + 1)
-    skip = 8  # the first cycles warm up
     print(
         f"table cycle, median of {len(cycles) - skip}: "
         f"{statistics.median(cycles[skip:]) * 1000:.1f} ms"
@@ -160,6 +200,10 @@ def main():
     print(
         "  " + ", ".join(f"{k} {statistics.median(v[skip:]) * 1000:.2f}" for k, v in parts.items())
     )
+    del save_parts["on"]
+    counted = len(cycles) - skip
+    print(f"the save's parts, CPU ms per save (mean of {counted}; the whole save's median above):")
+    print("  " + ", ".join(f"{k} {sum(v) / counted * 1000:.2f}" for k, v in save_parts.items()))
 
 
 if __name__ == "__main__":
