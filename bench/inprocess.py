@@ -1,14 +1,17 @@
 """In-process CPU times of the game screen's parts, requests and one table cycle.
 
-    .venv/bin/python bench/inprocess.py
+    .venv/bin/python bench/inprocess.py [--cycles N] [--cycle-only]
 
 The figures of bench/README.md's tables "Making the fresh path fast" and "per
 cycle, in-process CPU": a fresh SQLite database and cache folder in a temporary
 folder, a 6-player Points game of 50 deals, and Django's test client. Every
 figure is the median CPU time of this process (user + system), so other work
 on a shared machine stretches it less than the clock. Not part of `make bench`.
+--cycles sets the number of table cycles (80; the first 8 warm up), and
+--cycle-only leaves out the parts and requests before them.
 """
 
+import argparse
 import os
 import random
 import statistics
@@ -99,6 +102,10 @@ def _save_parts():
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cycles", type=int, default=80)
+    parser.add_argument("--cycle-only", action="store_true")
+    args = parser.parse_args()
     setup()
     from django.core.cache import cache
     from django.template.loader import render_to_string
@@ -109,42 +116,43 @@ def main():
     from tracker import views
     from tracker.models import Game
 
-    game = Game.create(
-        "points", {}, PLAYERS, None, "In-process", random_history(random.Random(1), 50)
-    )
-    state = game.state()
-    request = RequestFactory().get("/")
-    print("part rendered (Django template engine), ms:")
-    for link, can_edit in (("view", False), ("edit", True)):
-        context = views._game_context(game, state, can_edit, oob=True)
-        parts = ["board", "history", "live"] + (["deal-form", "game"] if can_edit else [])
-        for part in parts:
-            ms = median_ms(
-                lambda p=part, c=context: render_to_string(f"tracker/game.html#{p}", c, request)
-            )
-            print(f"  {link} {part}: {ms:.2f}")
-        ms = median_ms(lambda c=context: render_to_string("tracker/game.html", c, request))
-        print(f"  {link} page: {ms:.2f}")
+    if not args.cycle_only:
+        game = Game.create(
+            "points", {}, PLAYERS, None, "In-process", random_history(random.Random(1), 50)
+        )
+        state = game.state()
+        request = RequestFactory().get("/")
+        print("part rendered (Django template engine), ms:")
+        for link, can_edit in (("view", False), ("edit", True)):
+            context = views._game_context(game, state, can_edit, oob=True)
+            parts = ["board", "history", "live"] + (["deal-form", "game"] if can_edit else [])
+            for part in parts:
+                ms = median_ms(
+                    lambda p=part, c=context: render_to_string(f"tracker/game.html#{p}", c, request)
+                )
+                print(f"  {link} {part}: {ms:.2f}")
+            ms = median_ms(lambda c=context: render_to_string("tracker/game.html", c, request))
+            print(f"  {link} page: {ms:.2f}")
 
-    found = cache.get
+        found = cache.get
 
-    def pages_missing(key, *args, **kwargs):
-        return None if key.startswith(PAGE_KEYS) else found(key, *args, **kwargs)
+        def pages_missing(key, *args, **kwargs):
+            return None if key.startswith(PAGE_KEYS) else found(key, *args, **kwargs)
 
-    htmx, plain = Client(HTTP_HX_REQUEST="true"), Client()
-    fragment = f"/w/{game.view_token}/live/?v=0"
-    page = f"/g/{game.edit_token}/"
-    print("request (test client), ms:")
-    print(f"  baseline: {median_ms(lambda: plain.get('/bench/baseline/')):.2f}")
-    print(f"  fragment, cache-hit: {median_ms(lambda: htmx.get(fragment)):.2f}")
-    print(f"  page, cache-hit: {median_ms(lambda: plain.get(page)):.2f}")
-    for name, get in (("fresh", pages_missing), ("cold", lambda *a, **k: None)):
-        cache.get = get
-        try:
-            print(f"  fragment, {name}: {median_ms(lambda: htmx.get(fragment)):.2f}")
-            print(f"  page, {name}: {median_ms(lambda: plain.get(page)):.2f}")
-        finally:
-            cache.get = found
+        htmx, plain = Client(HTTP_HX_REQUEST="true"), Client()
+        fragment = f"/w/{game.view_token}/live/?v=0"
+        page = f"/g/{game.edit_token}/"
+        print("request (test client), ms:")
+        print(f"  baseline: {median_ms(lambda: plain.get('/bench/baseline/')):.2f}")
+        print(f"  fragment, cache-hit: {median_ms(lambda: htmx.get(fragment)):.2f}")
+        print(f"  page, cache-hit: {median_ms(lambda: plain.get(page)):.2f}")
+        for name, get in (("fresh", pages_missing), ("cold", lambda *a, **k: None)):
+            cache.get = get
+            try:
+                print(f"  fragment, {name}: {median_ms(lambda: htmx.get(fragment)):.2f}")
+                print(f"  page, {name}: {median_ms(lambda: plain.get(page)):.2f}")
+            finally:
+                cache.get = found
 
     # One table cycle: a save by one of 4 editing phones, then 4 edit-link and 2 view-link polls.
     tables = [
@@ -171,7 +179,7 @@ def main():
         setattr(owner, name, _timing(getattr(owner, name), name, save_parts))
     skip = 8  # the first cycles warm up
 
-    for n in range(80):
+    for n in range(args.cycles):
         table = tables[n % len(tables)]
         events, revision = seen[table.pk]
         began = time.process_time()
