@@ -170,6 +170,9 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const old = target.querySelector("form.deal-form");
   const form = fresh.querySelector("form.deal-form");
   if (!old || !form) return;
+  // This form's own save (it still has htmx's request class): the new form is
+  // the fresh one of the deal after it, with nothing to carry over.
+  if (old.classList.contains("htmx-request")) return;
   let typed = false;
   for (const control of old.elements) {
     if (!control.name || control.type === "hidden") continue;

@@ -1,6 +1,7 @@
 """The number of SQL queries does not grow with the length of a game."""
 
 import random
+from unittest import mock
 
 import pytest
 from django.core.cache import cache
@@ -104,3 +105,46 @@ def test_after_a_save_the_watchers_first_poll_reads_only_the_revision():
     page = board.content.decode()
     assert f'data-revision="{game.revision}"' in page
     assert "51 deals played" in page
+
+
+def test_after_a_save_the_other_editors_first_poll_is_the_fragment_the_save_answered():
+    """The save answers with the edit link's live fragment and keeps it for the
+    new revision: another editing phone's first poll reads one row, renders nothing."""
+    game = points_game(50)
+    saver, other = Client(), Client()
+    saver.get(game.get_absolute_url())
+    other.get(game.get_absolute_url())
+    cache.clear()
+    saved = deal_post(saver, game)()
+    assert saved.status_code == 200
+    game.refresh_from_db()
+    rendered = AssertionError("the poll rendered the fragment again")
+    with (
+        CaptureQueriesContext(connection) as captured,
+        mock.patch("tracker.views._game_context", side_effect=rendered),
+    ):
+        board = other.get(f"/g/{game.edit_token}/live/?v={game.revision - 1}", **HTMX)
+    assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
+    page = board.content.decode()
+    assert f'data-revision="{game.revision}"' in page
+    assert "51 deals played" in page
+    assert "Enter deal 52" in page
+
+
+def test_the_state_a_save_keeps_once_serves_an_edit_link_too():
+    """Kept once, under the view link's key: an editing phone in Hindi (a page
+    of its own, not the one the save rendered) renders it without replaying."""
+    game = points_game(50)
+    client = Client()
+    client.get(game.get_absolute_url())
+    cache.clear()
+    assert deal_post(client, game)().status_code == 200
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as captured:
+        board = Client().get(
+            f"/g/{game.edit_token}/live/?v={game.revision - 1}", HTTP_ACCEPT_LANGUAGE="hi", **HTMX
+        )
+    assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
+    page = board.content.decode()
+    assert f'data-revision="{game.revision}"' in page
+    assert "51 डील हुईं" in page

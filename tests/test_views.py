@@ -190,11 +190,43 @@ def test_htmx_deal_swaps_in_the_new_scoreboard(client):
     assert response.status_code == 200
     page = text(response)
     assert "<html" not in page
-    assert 'id="game"' in page
+    # The board takes the place of the board; the history and a fresh form for
+    # deal 2 come out of band, and a notice from before and the change slot empty.
+    assert response["HX-Retarget"] == "#board"
+    assert response["HX-Reswap"] == "outerHTML"
+    assert page.lstrip().startswith('<section id="board"')
+    assert '<section id="history" aria-labelledby="history-title" hx-swap-oob="true">' in page
+    assert '<section id="deal-entry" aria-labelledby="deal-title" hx-swap-oob="true">' in page
+    assert '<div id="notice" hx-swap-oob="true"></div>' in page
+    assert '<div id="change-slot" aria-live="polite" hx-swap-oob="true"></div>' in page
     assert "Enter deal 2" in page
+    assert 'name="version" value="1"' in page
     # The scoreboard shows the engine's totals.
     assert re.search(r"Kiran.*?<td class=\"num\">80</td>", page)
     assert game.events.count() == 1
+
+
+def test_the_other_editing_phones_first_poll_gets_the_board_the_save_answered(client):
+    game = new_game(client)
+    other = type(client)()
+    other.get(game.get_absolute_url())
+    saved = text(post_deal(client, game, "Asha", htmx=True, Ravi=34, Meena=2, Kiran="full_count"))
+    polled = text(other.get(f"/g/{game.edit_token}/live/?v=0", **HTMX))
+    assert "Enter deal 2" in polled
+    assert re.search(r"Kiran.*?<td class=\"num\">80</td>", polled)
+    # The same fragment, but each phone's forms carry its own CSRF token.
+    token = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+    assert token.findall(saved) != token.findall(polled)
+    assert token.sub("", polled) in token.sub("", saved)
+
+
+def test_a_refused_htmx_deal_still_answers_the_whole_game(client):
+    game = new_game(client)
+    response = post_deal(client, game, "Asha", htmx=True, Ravi=34, Meena="lots", Kiran=2)
+    assert response.status_code == 422
+    assert "HX-Retarget" not in response
+    assert text(response).lstrip().startswith('<div id="game">')
+    assert game.events.count() == 0
 
 
 def test_bad_points_are_refused_beside_the_player_and_kept(client):

@@ -95,13 +95,16 @@ class Game(models.Model):
 
     @classmethod
     def revision_by_link(cls, token, can_edit):
-        """The revision of the game whose link carries `token`, or None: one narrow read."""
+        """(revision, view key) of the game whose link carries `token`, or None:
+        one narrow read. The view key names what is kept for either link."""
         found, field = cls._by_link_key(token, can_edit)
         if found is None:
             return None
-        for stored, revision in found.order_by().values_list(field, "revision")[:1]:
+        for stored, revision, view_key in found.order_by().values_list(
+            field, "revision", "view_key"
+        )[:1]:
             if hmac.compare_digest(stored, token):
-                return revision
+                return revision, view_key
         return None
 
     # -- reading

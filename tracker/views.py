@@ -205,7 +205,7 @@ def _show_game(request, game, state, can_edit, status=200, **extra):
 def _state(game):
     """The state `game`'s history replays to at its revision, replayed once per
     revision for every worker: kept in the shared cache beside the pages."""
-    found = cache.get(_state_key(game.edit_key, game.revision))
+    found = cache.get(_state_key(game.view_key, game.revision))
     if found is not None:
         kept, state = pickle.loads(found)
         if hasattr(kept, "event_ids"):  # the ids of the events `state` replayed
@@ -216,10 +216,11 @@ def _state(game):
     return state
 
 
-def _game_and_state(token, can_edit, revision):
-    """The game and its state at `revision`, for a link already checked: from
-    the shared cache when a change or another reader left them there."""
-    found = cache.get(_state_key(token_key(token), revision))
+def _game_and_state(token, can_edit, revision, view_key):
+    """The game and its state at `revision`, for a link already checked (the
+    game's view key read with it): from the shared cache when a change or
+    another reader left them there."""
+    found = cache.get(_state_key(view_key, revision))
     if found is not None:
         return pickle.loads(found)
     game = _get_game_or_404(token, can_edit)
@@ -230,17 +231,19 @@ def _game_and_state(token, can_edit, revision):
 
 
 def _keep_state(game, state):
-    """Keep the game row and its state under its revision, for either link.
+    """Keep the game row and its state under its revision, once for either link.
 
     A change replayed the new state already, so the next reader need not.
-    Pickled here once for both keys; every reader gets a copy of its own.
+    Every reader unpickles a copy of its own.
     """
     kept = pickle.dumps((game, state), pickle.HIGHEST_PROTOCOL)
-    cache.set_many({_state_key(key, game.revision): kept for key in (game.edit_key, game.view_key)})
+    cache.set(_state_key(game.view_key, game.revision), kept)
 
 
-def _state_key(link_key, revision):
-    return f"game-state:{link_key}:{revision}"
+def _state_key(view_key, revision):
+    """Keyed by the view link's key: an edit link's reader has the game's view
+    key from the row (or the narrow read of `_live`), a watcher from its link."""
+    return f"game-state:{view_key}:{revision}"
 
 
 # Cached pages hold this in place of the CSRF token, which differs per browser.
@@ -251,14 +254,18 @@ CSRF_SLOT = (
 )
 
 
-def _cached_game_part(request, token, revision, can_edit, part, game=None, **extra):
+def _cached_game_part(
+    request, token, revision, can_edit, part, game=None, state=None, view_key=None, **extra
+):
     """A game page or fragment, rendered once per revision of the history.
 
     The history is the truth and the revision changes with every change to
     it, so a page rendered for a revision stays right until the next change
     (`make bench` shows this is where the time goes). Only the CSRF token
     differs between browsers: it is put in on the way out. A cached part
-    needs only the link and the revision: the game is read on a miss.
+    needs only the link, the revision and the view key: the game is read on a miss.
+    `state`, when given, is the one a change just replayed for `revision`:
+    nothing can be kept for a revision that new, so it is rendered at once.
     """
     parts = [part, token_key(token), revision, can_edit, request.scheme, request.get_host()]
     parts.append(get_language())  # English and Hindi pages are cached apart
@@ -267,11 +274,11 @@ def _cached_game_part(request, token, revision, can_edit, part, game=None, **ext
     # The game row is read before the events, so a deal saved in between can
     # be in a page cached under the revision before it; the next poll asks
     # for the newer revision and corrects it.
-    html = cache.get(key)
+    html = cache.get(key) if state is None else None
     if html is None:
         if game is None:
-            game, state = _game_and_state(token, can_edit, revision)
-        else:
+            game, state = _game_and_state(token, can_edit, revision, view_key)
+        elif state is None:
             state = _state(game)
         context = _game_context(game, state, can_edit, **extra)
         context["csrf_token"] = CSRF_SLOT
@@ -354,25 +361,33 @@ def _live(request, token, can_edit):
     so it reads only the revision of the link's game; the game itself, and
     its history, only when something changed.
     """
-    revision = Game.revision_by_link(token, can_edit)
-    if revision is None:
+    found = Game.revision_by_link(token, can_edit)
+    if found is None:
         raise Http404("No game has that link.")
+    revision, view_key = found
     if request.GET.get("v") == str(revision):
         response = HttpResponse(status=204)
     else:
-        response = _cached_game_part(request, token, revision, can_edit, "live", oob=True)
+        response = _cached_game_part(
+            request, token, revision, can_edit, "live", view_key=view_key, oob=True
+        )
     response["Cache-Control"] = "no-store"
     return response
 
 
-def _done(request, game, state=None, notice=None):
+def _done(request, game, state=None, notice=None, live=False):
     """After a change: the new game part for htmx, a redirect otherwise.
 
     `state` is the one the change replayed, so nothing is read again.
     `notice` says what else the change moved, shown once.
+    `live`: the change was posted from a screen that has the deal form (the
+    game was not over), so it is answered as the other editing phones'
+    polls will be (`_saved`), not with the whole `#game`.
     """
     if state is not None:
         _keep_state(game, state)
+    if request.htmx and live and state is not None and notice is None:
+        return _saved(request, game, state)
     if request.htmx:
         if state is None:
             game.refresh_from_db()
@@ -381,6 +396,23 @@ def _done(request, game, state=None, notice=None):
     if notice:
         messages.info(request, notice)
     return redirect(game)
+
+
+def _saved(request, game, state):
+    """The htmx answer to a deal saved: the edit link's live fragment of the new
+    revision (the board, and out of band the history and a fresh deal form),
+    swapped in place of the board, and the notice and change slot emptied.
+
+    It is the fragment the other editing phones' next poll asks for, so it is
+    rendered once and kept for them under the new revision: their first poll
+    finds it. What is above the board (a notice from before) and an open edit
+    in the change slot are emptied as a swap of the whole `#game` empties them.
+    """
+    response = _cached_game_part(
+        request, game.edit_token, game.revision, True, "live", game, state, oob=True
+    )
+    response.content += render_to_string("tracker/game.html#saved", request=request).encode()
+    return reswap(retarget(response, "#board"), "outerHTML")
 
 
 def _made_against(request):
@@ -451,7 +483,7 @@ def add_deal(request, token):
         except rules.RuleError as error:
             entry.add_error(error)
         else:
-            return _done(request, game, new_state)
+            return _done(request, game, new_state, live=True)
     if not _still_at(game, version):  # the state read was already newer than the form
         return _stale(request, game, version, typed=request.POST)
     return _show_game(request, game, state, True, status=422, entry=entry)

@@ -73,6 +73,36 @@ def test_a_deal_typed_while_another_phone_saved_one_is_kept_and_saved_on_a_secon
         "winner": "Ravi",
         "results": {"Asha": 40, "Meena": 0},
     }
+    # Saved: the notice and the other phone's deal are gone, the form is the
+    # empty one of deal 5, made against the new score.
+    expect(phone.locator(".notice")).to_have_count(0)
+    expect(phone.locator("#conflict")).to_have_count(0)
+    form = phone.locator("#deal-entry")
+    expect(form.get_by_role("heading")).to_contain_text("Enter deal 5")
+    expect(form.locator(".drift")).to_be_hidden()
+    asha = form.locator(".deal-row", has=phone.locator("label.win", has_text="Asha"))
+    expect(asha.locator(".points input")).to_have_value("")
+    expect(form.locator("input[name=version]")).to_have_value("4")
+
+
+def test_a_saved_deal_leaves_an_empty_form_and_closes_an_open_correction(phone):
+    game = Game.create("points", {}, NAMES, history=DEALS)
+    phone.goto(game.get_absolute_url())
+    phone.get_by_role("link", name="Edit deal 1").click()
+    expect(phone.get_by_role("heading", name="Correct deal 1")).to_be_visible()
+    score_deal(phone, "Meena", Asha=2, Ravi=3)
+    # The swap of the board closes the correction, as a new page would.
+    expect(phone.locator("#edit-deal")).to_have_count(0)
+    form = phone.locator("#deal-entry")
+    expect(form.get_by_role("heading")).to_contain_text("Enter deal 4")
+    # Nothing of deal 3 is carried into the form of deal 4: the next save is deal 4.
+    ravi = form.locator(".deal-row", has=phone.locator("label.win", has_text="Ravi"))
+    expect(ravi.locator(".points input")).to_have_value("")
+    expect(form.locator("input[name=winner]:checked")).to_have_count(0)
+    expect(form.locator(".drift")).to_be_hidden()
+    score_deal(phone, "Asha", Ravi=5, Meena=6)
+    expect(phone.locator(".notice")).to_have_count(0)
+    assert [d["winner"] for d in game.history()] == ["Asha", "Ravi", "Meena", "Asha"]
 
 
 def test_a_form_not_typed_in_follows_the_board_and_saves_as_the_next_deal(phone, other_phone):
