@@ -9,7 +9,7 @@ commands and the game and table documents keep the English `error.message`.
 
 from django.utils.translation import gettext
 
-from .rules.table import Phrase
+from .rules.table import N_, Phrase
 
 
 def translate(template, params=None):
@@ -32,7 +32,8 @@ def phrase(value):
 
 
 def refusal(error):
-    """What the engine refused, in the active language."""
+    """What the engine (or the hand calculator, tracker/hand.py) refused, in the
+    active language: anything with the English `template` and its `params`."""
     return translate(error.template, error.params)
 
 
@@ -40,6 +41,11 @@ def sentence(error):
     """The refusal as a sentence: its first letter a capital (English)."""
     text = refusal(error)
     return text[:1].upper() + text[1:]
+
+
+def full_stop(text):
+    """A sentence ended as the language ends one: "." in English, "।" in Hindi."""
+    return translate(N_("%(sentence)s."), {"sentence": text})
 
 
 def for_player(error):
