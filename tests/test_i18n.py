@@ -473,3 +473,16 @@ def test_the_table_lists_a_basic_rummy_game_in_hindi():
     assert re.search(r'<span class="meta"><time [^>]*>[^<]*</time> · बेसिक रमी, 100 तक</span>', page)
     english = text(Client().get(table.get_absolute_url()))
     assert re.search(r"</time> · Basic Rummy to 100</span>", english)
+
+
+def test_a_bad_game_document_is_refused_in_hindi():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    def post(client):
+        body = b'{"schema": "rummy-tracker.game/1", "colour": "green"}'
+        file = SimpleUploadedFile("game.json", body, content_type="application/json")
+        return text(client.post("/import/", {"file": file}))
+
+    assert "नहीं लाया गया: colour गेम की फ़ाइल का हिस्सा नहीं है।" in post(hindi())
+    assert "Not imported: colour is not part of a game document." in post(Client())
+    assert Game.objects.count() == 0
