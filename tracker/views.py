@@ -547,7 +547,7 @@ def _named(error, old_state, removed=None):
         verb, _, why = why.partition(": ")
         return f"{who} could no longer {verb} {when}: {why}."
     return gettext("%(event)s %(when)s would no longer stand (%(why)s).") % {
-        "event": gettext(EVENT_NAMES.get(row.type, row.type)),
+        "event": gettext(EVENT_NAMES.get(row.type, f"the {row.type.replace('_', ' ')}")),
         "when": when,
         "why": message,
     }
