@@ -486,3 +486,16 @@ def test_a_bad_game_document_is_refused_in_hindi():
     assert "नहीं लाया गया: colour गेम की फ़ाइल का हिस्सा नहीं है।" in post(hindi())
     assert "Not imported: colour is not part of a game document." in post(Client())
     assert Game.objects.count() == 0
+
+
+def test_a_deal_posted_after_the_game_ended_is_refused_in_hindi():
+    client = hindi()
+    game = new_game(client, players=("Asha", "Ravi"))
+    post_deal(client, game, "Asha", Ravi=80)
+    post_deal(client, game, "Asha", Ravi=80)  # Ravi 160: out, Asha wins
+    response = post_deal(client, game, "Ravi", Asha=5)
+    assert response.status_code == 422
+    assert "गेम ख़त्म हो चुका है: अब और डील नहीं।" in text(response)
+    english = post_deal(Client(), game, "Ravi", Asha=5)
+    assert "The game is over: no more deals." in text(english)
+    assert game.events.count() == 2
