@@ -31,7 +31,7 @@ messages: $(VENV)/.installed
 # xgettext --keyword=N_, as Django's own has no option for it.
 makemessages: $(VENV)/.installed
 	@command -v xgettext >/dev/null 2>&1 || bash scripts/gettext.sh
-	$(BIN)/python manage.py makemessages -l hi --no-obsolete \
+	$(BIN)/python manage.py makemessages -l hi --no-obsolete --no-wrap \
 		--ignore '.venv/*' --ignore 'bench/*' --ignore 'tests/*' --ignore 'staticfiles/*'
 
 # Serve the app on every interface, as a phone on the same Wi-Fi sees it.

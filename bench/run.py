@@ -3,6 +3,7 @@
     .venv/bin/python bench/run.py            # the full run (10 s per load test)
     .venv/bin/python bench/run.py --quick    # 3 s per load test, one Lighthouse pass
     .venv/bin/python bench/run.py --profile  # also pyinstrument profiles (bench/out/)
+    .venv/bin/python bench/run.py --only lighthouse   # just Lighthouse, both languages
 
 What it does, on a fresh SQLite database in a temporary folder:
 
@@ -23,7 +24,8 @@ What it does, on a fresh SQLite database in a temporary folder:
    connections.
 4. Runs Lighthouse 12.2.3 (npm, into bench/node_modules) with Debian's
    chromium, mobile preset, on the home page, the new-game page, a game
-   screen and a view link.
+   screen and a view link, each in English and in Hindi (Accept-Language: hi,
+   the lines labelled "(hi)").
 5. Prints a summary with PASS/FAIL per target.
 
 Every figure is one line on stdout (and in bench/out/run.log); the raw
@@ -766,7 +768,12 @@ def ensure_lighthouse():
     return str(binary), None
 
 
-def lighthouse_once(binary, url, path):
+# The languages each page is measured in: English (the browser's default) and
+# Hindi, asked for as a Hindi phone asks (Accept-Language), not by the switch.
+LIGHTHOUSE_LANGUAGES = {"": None, " (hi)": {"Accept-Language": "hi"}}
+
+
+def lighthouse_once(binary, url, path, headers=None):
     env = {**os.environ, "CHROME_PATH": shutil.which("chromium")}
     cmd = [
         binary,
@@ -777,6 +784,8 @@ def lighthouse_once(binary, url, path):
         "--only-categories=performance,accessibility,best-practices",
         "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
     ]
+    if headers:
+        cmd.append(f"--extra-headers={json.dumps(headers)}")
     done = run(cmd, env=env, capture_output=True, text=True, timeout=300)
     if done.returncode != 0 or not path.exists():
         raise Broken(f"lighthouse {url} exited {done.returncode}: {done.stderr.strip()[-300:]}")
@@ -812,15 +821,22 @@ def lighthouse(port, games, runs):
         "view-link": f"/w/{shown['view']}/",
     }
     results = {}
-    for name, path in pages.items():
+    measured = [
+        (page + language, path, headers)
+        for language, headers in LIGHTHOUSE_LANGUAGES.items()
+        for page, path in pages.items()
+    ]
+    for name, path, headers in measured:
         passes = []
         tries = 0
         while len(passes) < runs and tries < runs + 3:
             tries += 1
-            out = OUT / f"lighthouse-{name}-{len(passes) + 1}.json"
+            slug = name.replace(" (hi)", "-hi")
+            out = OUT / f"lighthouse-{slug}-{len(passes) + 1}.json"
             out.unlink(missing_ok=True)
+            url = f"http://127.0.0.1:{port}{path}"
             try:
-                passes.append(lighthouse_once(binary, f"http://127.0.0.1:{port}{path}", out))
+                passes.append(lighthouse_once(binary, url, out, headers))
             except (Broken, subprocess.TimeoutExpired) as error:
                 # Chromium now and then loses the trace (NO_NAVSTART): try again.
                 say(f"lighthouse {name}: try {tries} failed, retrying: {error}")
@@ -941,7 +957,7 @@ def summary(results):
     rows = []
     ratios = results.get("ratios") or {}
     load = results.get("load") or {}
-    for name, target in RATIO_TARGETS.items():
+    for name, target in RATIO_TARGETS.items() if "ratios" in results else ():
         label = name + LABELS.get(name, "")
         if name in ratios:
             bad = load.get(name, {}).get("errors", 0)
@@ -977,7 +993,7 @@ def summary(results):
             for key, target in LIGHTHOUSE_TARGETS.items():
                 got = found["scores"][key]
                 rows.append((got >= target, f"lighthouse {page} {key}: {got} >= {target}"))
-        for page in ("game-screen", "view-link"):
+        for page in ("game-screen", "view-link", "game-screen (hi)", "view-link (hi)"):
             if page in pages:
                 kb = pages[page]["kb"]
                 rows.append(
@@ -1006,6 +1022,11 @@ def main(argv=None):
     )
     parser.add_argument("--lighthouse-runs", type=int, help="runs per page (default 3; 1 quick)")
     parser.add_argument("--no-lighthouse", action="store_true")
+    parser.add_argument(
+        "--only",
+        choices=["lighthouse"],
+        help="run just this part: lighthouse = the games, one server and Lighthouse",
+    )
     parser.add_argument("--profile", action="store_true", help="pyinstrument profiles too")
     parser.add_argument(
         "--quiet-wait",
@@ -1047,6 +1068,14 @@ def main(argv=None):
         from django.db import connections
 
         connections.close_all()
+
+        if args.only == "lighthouse":
+            say(wait_quiet(args.quiet_wait))
+            with gunicorn(env, args.workers) as (port, _):
+                results["lighthouse"] = lighthouse(port, games, runs)
+            summary(results)
+            (OUT / "results.json").write_text(json.dumps(results, indent=2, default=str))
+            return 0
 
         say()
         results["growth"] = growth(games, args.quick)

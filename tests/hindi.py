@@ -1,8 +1,9 @@
 """What counts as untranslated English on a Hindi page.
 
 A page in Hindi may still show player and game names (typed by the family),
-digits, the rupee sign and punctuation, and a few words that are the same in
-both languages (file types, the app's own short names). Any other word of
+digits, the rupee sign and punctuation, a few words that are the same in
+both languages (file types, the app's own short names), and codes: cards
+(AS, 10H) and the column letters of a CSV file. Any other word of
 ASCII letters in the visible text is English that was not translated.
 """
 
@@ -29,7 +30,11 @@ KEPT = {
     "full_count",
     "wrong_show",
 }
-WORD = re.compile("[A-Za-z][A-Za-z'\u2019]*")
+WORD = re.compile("[A-Za-z0-9]*[A-Za-z][A-Za-z'\u2019]*")
+# Codes a Hindi page shows in Latin letters as the card players type them: a
+# card (AS, 10H, KD), a suit or rank letter (S, H, D, C, T) and a spreadsheet's
+# column letter (C, K) in a CSV refusal. A lone "I" or "a" is English.
+CODE = re.compile(r"(?:A|[2-9]|10|T|J|Q|K)[SHDC]|[A-HJ-Z]")
 
 
 def english_words(text, names=()):
@@ -37,7 +42,7 @@ def english_words(text, names=()):
     allowed = set(KEPT)
     for name in names:
         allowed.update(WORD.findall(name))
-    return [w for w in WORD.findall(text) if w not in allowed]
+    return [w for w in WORD.findall(text) if w not in allowed and not CODE.fullmatch(w)]
 
 
 class VisibleText(HTMLParser):

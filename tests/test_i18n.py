@@ -16,6 +16,7 @@ from tests.hindi import untranslated
 from tracker import i18n, rules
 from tracker.models import Game, Table
 
+from .test_tables import table_game
 from .test_views import deal_data, new_game, post_deal, text
 
 pytestmark = pytest.mark.django_db
@@ -308,3 +309,193 @@ def test_the_500_page_is_in_hindi(rf):
 
 def test_no_game_is_left_half_saved_by_a_hindi_refusal():
     assert Game.objects.count() == 0
+
+
+# ------------------------------------------------------------ what review found in English
+
+
+def test_the_calculator_refuses_a_card_in_hindi():
+    # A third ace of spades: two decks hold two.
+    page = text(hindi().get("/calculator/", {"cards": "AS AS", "add": "AS"}))
+    assert "AS 3 बार है: दो गड्डियों में एक पत्ता ज़्यादा से ज़्यादा 2 बार होता है।" in page
+    assert not untranslated(page), untranslated(page)
+    english = text(Client().get("/calculator/", {"cards": "AS AS", "add": "AS"}))
+    assert "AS appears 3 times: two decks hold at most 2." in english
+
+
+def test_the_calculator_names_an_unknown_card_in_hindi():
+    page = text(hindi().get("/calculator/", {"add": "ZZ"}))
+    assert "&quot;ZZ&quot; कोई पत्ता नहीं है: पत्ता (A, 2-10 या T, J, Q, K) और रंग" in page
+    assert "write a rank" not in page and "unknown card" not in page
+    english = text(Client().get("/calculator/", {"add": "ZZ"}))
+    assert "Unknown card &quot;ZZ&quot;: write a rank (A, 2-10 or T, J, Q, K)" in english
+
+
+CSV_HEAD = (
+    "schema,rummy-tracker.game/1\r\n"
+    "game,Pool 101\r\n"
+    "format,pool\r\n"
+    "players,Asha,Ravi,Meena,Kiran\r\n"
+    "first dealer,Asha\r\n"
+    "\r\n"
+    "event,deal,dealer,winner,detail,Asha result,Ravi result,Meena result,Kiran result\r\n"
+)
+
+
+def upload(client, body):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    file = SimpleUploadedFile("game.csv", (CSV_HEAD + body).encode(), content_type="text/csv")
+    return client.post("/import/", {"file": file})
+
+
+def test_a_bad_csv_row_is_refused_in_hindi():
+    # Row 8: a cell in column K, past the header's last column, I.
+    response = upload(hindi(), "deal,1,Asha,Asha,,,30,first_drop,80,,9\r\n")
+    assert response.status_code == 422
+    page = text(response)
+    assert "नहीं लाया गया: पंक्ति 8, कॉलम K: यह सेल शीर्षक के आख़िरी कॉलम के बाद है।" in page
+    assert not untranslated(page), untranslated(page)
+    english = text(upload(Client(), "deal,1,Asha,Asha,,,30,first_drop,80,,9\r\n"))
+    assert (
+        "Not imported: row 8, column K: this cell is past the last column of the header." in english
+    )
+    assert Game.objects.count() == 0
+
+
+def test_an_engine_refusal_in_a_csv_row_is_placed_and_translated():
+    # Ravi's 90 in pool 101: a loser has at most the full count, 80.
+    response = upload(hindi(), "deal,1,Asha,Asha,,,90,2,2\r\n")
+    assert response.status_code == 422
+    page = text(response)
+    assert (
+        "नहीं लाया गया: पंक्ति 8 (डील 1), कॉलम G (Ravi result): पॉइंट 0 या 2 से 80 के बीच होने चाहिए।"
+    ) in page, page[page.find("error") - 200 :][:800]
+    english = text(upload(Client(), "deal,1,Asha,Asha,,,90,2,2\r\n"))
+    assert (
+        "Not imported: row 8 (deal 1), column G (Ravi result): "
+        "points must be 0 or between 2 and 80."
+    ) in english
+    assert Game.objects.count() == 0
+
+
+def stale_deal(client, game):
+    """Another phone saves a deal; this one then posts a deal made before it."""
+    made_for = game.revision
+    post_deal(Client(), game, "Ravi", Asha=10, Meena=2, Kiran=2)
+    return client.post(
+        f"/g/{game.edit_token}/deal/", deal_data(game, "Asha", version=made_for, Ravi=5, Meena=2)
+    )
+
+
+def test_the_stale_notice_says_in_hindi_which_deal_the_other_phone_saved():
+    client = hindi()
+    game = new_game(client, players=PLAYERS)
+    post_deal(client, game, "Asha", Ravi=30, Meena=2, Kiran=2)
+    game.refresh_from_db()
+    response = stale_deal(client, game)
+    assert response.status_code == 409
+    page = text(response)
+    assert "किसी और ने अभी डील 2 सहेजी है। नया स्कोर यह है।" in page
+    assert "Someone else" not in page and "saved deal" not in page
+    english = Client()
+    game.refresh_from_db()
+    answer = stale_deal(english, game)
+    assert "Someone else just saved deal 3. Here is the new score." in text(answer)
+    assert game.events.count() == 3  # the two stale posts saved nothing
+
+
+@pytest.mark.parametrize(
+    "change, english, hindi_words",
+    [
+        ("changed deal 4", "Someone else just changed deal 4.", "किसी और ने अभी डील 4 बदली है।"),
+        ("deleted deal 2", "Someone else just deleted deal 2.", "किसी और ने अभी डील 2 मिटाई है।"),
+        (
+            "undid Ravi's rejoin",
+            "Someone else just undid Ravi's rejoin.",
+            "किसी और ने अभी Ravi का दोबारा शामिल होना वापस लिया है।",
+        ),
+        ("added Dev", "Someone else just added Dev.", "किसी और ने अभी Dev को जोड़ा है।"),
+        ("sat Dev out", "Someone else just sat Dev out.", "किसी और ने अभी Dev को बाहर बिठाया है।"),
+        ("", "Someone else just changed the game.", "किसी और ने अभी गेम बदला है।"),
+        ("did something new", "Someone else just did something new.", "किसी और ने अभी गेम बदला है।"),
+    ],
+)
+def test_every_stored_change_is_worded_in_both_languages(change, english, hindi_words):
+    with translation.override("en"):
+        assert i18n.someone_else(change) == english
+    with translation.override("hi"):
+        assert i18n.someone_else(change) == hindi_words
+
+
+def test_a_sit_out_is_not_called_the_end_of_the_session():
+    client = Client()
+    game = new_game(client, fmt="points", players=PLAYERS, point_value="1")
+    post_deal(client, game, "Asha", Ravi=10, Meena=2, Kiran=2)
+    game.refresh_from_db()
+    response = client.post(
+        f"/g/{game.edit_token}/sit-out/", {"player": "Kiran", "version": game.revision}
+    )
+    assert response.status_code in (200, 302), response.content.decode()[:500]
+    assert Game.objects.get(pk=game.pk).last_change == "sat Kiran out"
+
+
+def test_a_delete_that_breaks_a_rejoin_is_refused_in_hindi():
+    client = hindi()
+    game = new_game(client, players=PLAYERS)
+    post_deal(client, game, "Asha", Ravi=80, Meena=2, Kiran=2)
+    post_deal(client, game, "Asha", Ravi=80, Meena=2, Kiran=2)  # Ravi 160: out
+    game.refresh_from_db()
+    response = client.post(
+        f"/g/{game.edit_token}/rejoin/", {"version": game.revision, "player": "Ravi"}
+    )
+    assert game.events.count() == 3, text(response)[:2000]
+    first = game.events.get(position=0).serial
+    game.refresh_from_db()
+    response = client.post(
+        f"/g/{game.edit_token}/event/{first}/delete/", {"version": game.revision}, follow=True
+    )
+    page = text(response)
+    # Without deal 1 Ravi has 80: still in, so the rejoin after deal 2 would not stand.
+    assert (
+        "नहीं मिटाया: डील 2 के बाद का दोबारा शामिल होना अब सही नहीं रहेगा "
+        "(Ravi दोबारा शामिल नहीं हो सकते: Ravi अभी खेल में हैं)।"
+    ) in page
+    assert game.events.count() == 3
+
+
+def test_the_table_lists_a_basic_rummy_game_in_hindi():
+    client = hindi()
+    table = Table.start("Nani", ["Asha", "Ravi", "Meena"])
+    table_game(client, table, ["Asha", "Ravi", "Meena"], fmt="basic-100")
+    page = text(client.get(table.get_absolute_url()))
+    # The game's name stays as it was made ("Basic Rummy to 100"); its format is translated.
+    assert re.search(r'<span class="meta"><time [^>]*>[^<]*</time> · बेसिक रमी, 100 तक</span>', page)
+    english = text(Client().get(table.get_absolute_url()))
+    assert re.search(r"</time> · Basic Rummy to 100</span>", english)
+
+
+def test_a_bad_game_document_is_refused_in_hindi():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    def post(client):
+        body = b'{"schema": "rummy-tracker.game/1", "colour": "green"}'
+        file = SimpleUploadedFile("game.json", body, content_type="application/json")
+        return text(client.post("/import/", {"file": file}))
+
+    assert "नहीं लाया गया: colour गेम की फ़ाइल का हिस्सा नहीं है।" in post(hindi())
+    assert "Not imported: colour is not part of a game document." in post(Client())
+    assert Game.objects.count() == 0
+
+
+def test_a_deal_posted_after_the_game_ended_is_refused_in_hindi():
+    client = hindi()
+    game = new_game(client, players=("Asha", "Ravi"))
+    post_deal(client, game, "Asha", Ravi=80)
+    post_deal(client, game, "Asha", Ravi=80)  # Ravi 160: out, Asha wins
+    response = post_deal(client, game, "Ravi", Asha=5)
+    assert response.status_code == 422
+    assert "गेम ख़त्म हो चुका है: अब और डील नहीं।" in text(response)
+    english = post_deal(Client(), game, "Ravi", Asha=5)
+    assert "The game is over: no more deals." in text(english)
+    assert game.events.count() == 2

@@ -145,7 +145,7 @@ def test_a_game_uploaded_into_a_table_makes_its_players_members():
     assert game.as_document() == G3
     assert Table.objects.get(pk=table.pk).revision == 1  # one change: the game and its players
     page = text(client.get(table.get_absolute_url()))
-    assert "<strong>Meena</strong> pays <strong>Kiran</strong> 60.00" in page
+    assert "<strong>Meena</strong> pays <strong>Kiran</strong> ₹60.00" in page
 
 
 def test_an_upload_the_engine_refuses_says_why_beside_the_field_and_changes_nothing():

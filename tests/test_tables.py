@@ -132,11 +132,12 @@ def test_the_stats_change_when_a_game_finishes():
     assert "Nobody owes anything" in page
     post_deal(client, game, "Ravi", Asha=80)
     page = text(client.get(table.get_absolute_url()))
-    # Ravi won the pot of 20, having paid 10 in: +10; Asha -10.
+    # Ravi won the pot of 20, having paid 10 in: +10; Asha -10. The table plays
+    # for money (an entry fee): shown in rupees.
     assert re.search(
-        r"Ravi</th>(<td class=\"num\">[^<]*</td>){7}<td class=\"num\">10.00</td>", page
+        r"Ravi</th>(<td class=\"num\">[^<]*</td>){7}<td class=\"num\">₹10.00</td>", page
     )
-    assert "<strong>Asha</strong> pays <strong>Ravi</strong> 10.00" in page
+    assert "<strong>Asha</strong> pays <strong>Ravi</strong> ₹10.00" in page
     svg = client.get(f"/t/{table.edit_token}/wins.svg").content.decode()
     assert re.search(r'data-member="Ravi" data-value="1"', svg)
     svg = client.get(f"/tw/{table.view_token}/money.svg").content.decode()
@@ -348,7 +349,7 @@ def test_a_csv_game_uploaded_into_the_table_joins_it():
     assert copy.as_document() == game.as_document()
     page = text(client.get(table.get_absolute_url()))
     # Dev won the pot of 10, having paid 5: +5; Asha -5.
-    assert "<strong>Asha</strong> pays <strong>Dev</strong> 5.00" in page
+    assert "<strong>Asha</strong> pays <strong>Dev</strong> ₹5.00" in page
 
 
 def test_the_table_pages_keep_to_the_security_policy():

@@ -6,7 +6,7 @@ changes nothing on the server; htmx only swaps the panel in place.
 
 from django.utils.translation import gettext, gettext_noop
 
-from . import hand
+from . import hand, i18n
 
 RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUIT_NAMES = [
@@ -79,7 +79,7 @@ class Calculator:
             try:
                 self.cards = hand.parse_cards([*self.cards, added[:3]])
             except hand.HandError as refused:
-                self.error = str(refused)[0].upper() + str(refused)[1:] + "."
+                self.error = i18n.full_stop(i18n.sentence(refused))
 
     def _score(self):
         if len(self.cards) not in (13, 14):
@@ -97,7 +97,7 @@ class Calculator:
                 full_count=self.full_count,
             )
         except hand.HandError as refused:
-            self.error = str(refused)
+            self.error = i18n.refusal(refused)
 
     @property
     def wild_choices(self):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from . import rules
+from .rules.table import N_
 
 SCHEMA = "rummy-tracker.game/1"
 MAX_NAME_LENGTH = 80
@@ -24,13 +25,17 @@ def check_name(name, fmt=None, game_rules=None):
     if name is None or (isinstance(name, str) and not name.strip()):
         return default_name(fmt, game_rules) if fmt else ""
     if not isinstance(name, str):
-        raise rules.RuleError("the game's name must be text", field="name")
+        raise rules.RuleError(N_("the game's name must be text"), field="name")
     name = " ".join(name.split())
     if rules.has_control_characters(name):
-        raise rules.RuleError("the game's name has a character that is not a letter", field="name")
+        raise rules.RuleError(
+            N_("the game's name has a character that is not a letter"), field="name"
+        )
     if len(name) > MAX_NAME_LENGTH:
         raise rules.RuleError(
-            f"the game's name is longer than {MAX_NAME_LENGTH} letters", field="name"
+            N_("the game's name is longer than %(n)s letters"),
+            params={"n": MAX_NAME_LENGTH},
+            field="name",
         )
     return name
 
@@ -42,18 +47,24 @@ def read(doc):
     `state` the engine's GameState. Raises RuleError naming what is wrong.
     """
     if not isinstance(doc, dict):
-        raise rules.RuleError("a game document is a JSON object", field="document")
+        raise rules.RuleError(N_("a game document is a JSON object"), field="document")
     if doc.get("schema") != SCHEMA:
-        raise rules.RuleError(f'schema must be "{SCHEMA}"', field="schema")
+        raise rules.RuleError(
+            N_('schema must be "%(schema)s"'), params={"schema": SCHEMA}, field="schema"
+        )
     unknown = sorted(set(doc) - set(INPUT_KEYS) - {"state"}, key=str)
     if unknown:
-        raise rules.RuleError(f"{unknown[0]} is not part of a game document", field=unknown[0])
+        raise rules.RuleError(
+            N_("%(key)s is not part of a game document"),
+            params={"key": unknown[0]},
+            field=unknown[0],
+        )
     fmt = doc.get("format")
     game_rules = doc.get("rules", {})
     if game_rules is None:
         game_rules = {}
     if not isinstance(game_rules, dict):
-        raise rules.RuleError("rules must be an object", field="rules")
+        raise rules.RuleError(N_("rules must be an object"), field="rules")
     game_rules = rules.normalize_rules(fmt, game_rules)
     name = check_name(doc.get("name"), fmt, game_rules)
     history = doc.get("history", [])
@@ -94,7 +105,9 @@ def loads(text):
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as error:
-        raise rules.RuleError(f"not a JSON document: {error}", field="document") from None
+        raise rules.RuleError(
+            N_("not a JSON document: %(error)s"), params={"error": error}, field="document"
+        ) from None
 
 
 def dumps(doc):

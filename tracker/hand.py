@@ -53,6 +53,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .rules.table import N_
+
 SUITS = "SHDC"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 PRINTED_JOKER = "PJ"
@@ -81,7 +83,17 @@ _AFTER = {
 
 
 class HandError(ValueError):
-    """A hand, wild card or house rule that cannot be scored; the message says why."""
+    """A hand, wild card or house rule that cannot be scored; the message says why.
+
+    As the engine's refusals (tracker/rules/table.py): `template` is the English
+    words marked `N_`, with %(name)s places, and `params` what goes in them, so
+    the calculator translates it at the edge (tracker/i18n.py); `str()` is the
+    English sentence the command prints."""
+
+    def __init__(self, template, params=None):
+        self.template = template
+        self.params = dict(params or {})
+        super().__init__(template % self.params if params else template)
 
 
 @dataclass
@@ -139,8 +151,11 @@ def _card_code(token):
     suit = text[-1:]
     if rank is None or len(suit) != 1 or suit not in SUITS:
         raise HandError(
-            f'unknown card "{token}": write a rank (A, 2-10 or T, J, Q, K) '
-            "and a suit (S, H, D, C), or PJ for a printed joker"
+            N_(
+                'unknown card "%(card)s": write a rank (A, 2-10 or T, J, Q, K) '
+                "and a suit (S, H, D, C), or PJ for a printed joker"
+            ),
+            {"card": token},
         )
     return SUITS.index(suit) * 13 + rank - 1
 
@@ -154,11 +169,13 @@ def _parse_codes(tokens):
     for code, times in copies.items():
         if code != _PJ and times > MAX_COPIES:
             raise HandError(
-                f"{card_name(code)} appears {times} times: two decks hold at most {MAX_COPIES}"
+                N_("%(card)s appears %(times)s times: two decks hold at most %(most)s"),
+                {"card": card_name(code), "times": times, "most": MAX_COPIES},
             )
     if copies[_PJ] > MAX_PRINTED_JOKERS:
         raise HandError(
-            f"{copies[_PJ]} printed jokers: two decks hold at most {MAX_PRINTED_JOKERS}"
+            N_("%(times)s printed jokers: two decks hold at most %(most)s"),
+            {"times": copies[_PJ], "most": MAX_PRINTED_JOKERS},
         )
     return codes
 
@@ -185,21 +202,24 @@ def parse_wild(wild):
     if rank is None and len(text) >= 2 and text[-1] in SUITS:
         rank = _parse_rank(text[:-1])
     if rank is None:
-        raise HandError(f'unknown wild rank "{wild}": give a rank such as 5, 10 or K, or PJ')
+        raise HandError(
+            N_('unknown wild rank "%(wild)s": give a rank such as 5, 10 or K, or PJ'),
+            {"wild": wild},
+        )
     return rank
 
 
 def _check_rules(natural_wild, jokers_in_sets, count, ace_value, full_count):
     if natural_wild not in NATURAL_WILD_RULES:
-        raise HandError('natural_wild must be "pure" or "joker"')
+        raise HandError(N_('natural_wild must be "pure" or "joker"'))
     if not isinstance(jokers_in_sets, bool):
-        raise HandError("jokers_in_sets must be true or false")
+        raise HandError(N_("jokers_in_sets must be true or false"))
     if count not in COUNT_RULES:
-        raise HandError('count must be "all", "except_pure" or "groups_excluded"')
+        raise HandError(N_('count must be "all", "except_pure" or "groups_excluded"'))
     if isinstance(ace_value, bool) or ace_value not in ACE_VALUES:
-        raise HandError("ace_value must be 10 or 1")
+        raise HandError(N_("ace_value must be 10 or 1"))
     if isinstance(full_count, bool) or not isinstance(full_count, int) or full_count < 0:
-        raise HandError("full_count must be a whole number, 0 or more")
+        raise HandError(N_("full_count must be a whole number, 0 or more"))
 
 
 # ---------------------------------------------------------------- scoring
@@ -219,7 +239,9 @@ def score_hand(
     _check_rules(natural_wild, jokers_in_sets, count, ace_value, full_count)
     codes = _parse_codes(cards)
     if len(codes) not in HAND_SIZES:
-        raise HandError(f"a hand has 13 cards, or 14 before the discard, not {len(codes)}")
+        raise HandError(
+            N_("a hand has 13 cards, or 14 before the discard, not %(n)s"), {"n": len(codes)}
+        )
     search = _Search(codes, parse_wild(wild), natural_wild == "pure", jokers_in_sets, ace_value)
     raw, valid, layout = search.best_layout(count)
     groups, ungrouped, discard = layout

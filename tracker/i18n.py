@@ -7,9 +7,11 @@ among them (why a player cannot win, a rule's name) is translated too. The
 commands and the game and table documents keep the English `error.message`.
 """
 
+import re
+
 from django.utils.translation import gettext
 
-from .rules.table import Phrase
+from .rules.table import N_, Phrase
 
 
 def translate(template, params=None):
@@ -32,7 +34,8 @@ def phrase(value):
 
 
 def refusal(error):
-    """What the engine refused, in the active language."""
+    """What the engine (or the hand calculator, tracker/hand.py) refused, in the
+    active language: anything with the English `template` and its `params`."""
     return translate(error.template, error.params)
 
 
@@ -40,6 +43,11 @@ def sentence(error):
     """The refusal as a sentence: its first letter a capital (English)."""
     text = refusal(error)
     return text[:1].upper() + text[1:]
+
+
+def full_stop(text):
+    """A sentence ended as the language ends one: "." in English, "।" in Hindi."""
+    return translate(N_("%(sentence)s."), {"sentence": text})
 
 
 def for_player(error):
@@ -62,3 +70,46 @@ def with_place(error):
         parts.append(error.field)
     parts.append(for_player(error))
     return ": ".join(parts)
+
+
+# ------------------------------------------------------------ another phone's change
+
+# The change another phone made, as the game stores it in English words
+# (`Game.last_change`, tracker/models.py: "saved deal 3", "rejoined Ravi"),
+# read back here so the stale notice says it in the reader's language. The
+# stored words stay as they are: nothing about the game is stored twice.
+SOMEONE_ELSE = N_("Someone else just changed the game.")
+CHANGES = [
+    (r"saved deal (?P<n>\d+)", N_("Someone else just saved deal %(n)s.")),
+    (r"changed deal (?P<n>\d+)", N_("Someone else just changed deal %(n)s.")),
+    (r"deleted deal (?P<n>\d+)", N_("Someone else just deleted deal %(n)s.")),
+    (r"undid (?P<name>.+)'s rejoin", N_("Someone else just undid %(name)s's rejoin.")),
+    (r"rejoined (?P<name>.+)", N_("Someone else just rejoined %(name)s.")),
+    (r"split the pot", N_("Someone else just split the pot.")),
+    (r"undid the split", N_("Someone else just undid the split.")),
+    (r"ended the session", N_("Someone else just ended the session.")),
+    (r"undid the end of the session", N_("Someone else just undid the end of the session.")),
+    (r"added (?P<name>.+)", N_("Someone else just added %(name)s.")),
+    (r"undid adding (?P<name>.+)", N_("Someone else just undid adding %(name)s.")),
+    (r"sat (?P<name>.+) out", N_("Someone else just sat %(name)s out.")),
+    (r"undid (?P<name>.+) sitting out", N_("Someone else just undid %(name)s sitting out.")),
+    (r"brought (?P<name>.+) back in", N_("Someone else just brought %(name)s back in.")),
+    (r"undid (?P<name>.+) coming back in", N_("Someone else just undid %(name)s coming back in.")),
+    (r"noted that (?P<name>.+) left", N_("Someone else just noted that %(name)s left.")),
+    (r"undid (?P<name>.+) leaving", N_("Someone else just undid %(name)s leaving.")),
+]
+CHANGES = [(re.compile(pattern), template) for pattern, template in CHANGES]
+
+
+def someone_else(change):
+    """The stale notice's first sentence: "Someone else just deleted deal 2."
+    A change worded in a way this list does not know is said in English, or,
+    in another language, as "someone changed the game"."""
+    for pattern, template in CHANGES:
+        found = pattern.fullmatch(change or "")
+        if found:
+            return translate(template, found.groupdict())
+    translated = gettext(SOMEONE_ELSE)
+    if change and translated == SOMEONE_ELSE:
+        return f"Someone else just {change}."
+    return translated

@@ -331,12 +331,24 @@ class Game(models.Model):
         return self.revision
 
 
+# How a player's coming or going is said after it was saved, and after it was
+# undone (tracker/i18n.py words the same changes in the reader's language).
+PLAYER_CHANGES = {
+    "join": ("added {name}", "undid adding {name}"),
+    "sit_out": ("sat {name} out", "undid {name} sitting out"),
+    "sit_in": ("brought {name} back in", "undid {name} coming back in"),
+    "leave": ("noted that {name} left", "undid {name} leaving"),
+}
+
+
 def _added(row):
     """The last change, in words, after an event was added: "saved deal 5"."""
     if row.type == "deal":
         return f"saved deal {row.number}"
     if row.type == "rejoin":
         return f"rejoined {row.player}"
+    if row.type in PLAYER_CHANGES:
+        return PLAYER_CHANGES[row.type][0].format(name=row.player)
     return "split the pot" if row.type == "split" else "ended the session"
 
 
@@ -345,6 +357,8 @@ def _removed(event, deal_number):
         return f"deleted deal {deal_number}"
     if event.type == "rejoin":
         return f"undid {event.data.get('player')}'s rejoin"
+    if event.type in PLAYER_CHANGES:
+        return PLAYER_CHANGES[event.type][1].format(name=event.data.get("player"))
     return "undid the split" if event.type == "split" else "undid the end of the session"
 
 

@@ -224,7 +224,11 @@ def deal_summary(state, row):
     if row.type != "deal":
         return None
     results = ", ".join(f"{name} {result_text(result)}" for name, result in row.results.items())
-    return f"deal {row.number}: {row.winner} won; {results}."
+    return gettext("deal %(n)s: %(winner)s won; %(results)s.") % {
+        "n": row.number,
+        "winner": row.winner,
+        "results": results,
+    }
 
 
 def _cells_html(entry):

@@ -101,6 +101,7 @@ from decimal import Decimal, InvalidOperation
 
 from . import document
 from .rules import EVENT_TYPES, RESULT_WORDS, SPLIT_METHODS, RuleError, money
+from .rules.table import N_, Phrase
 
 SCHEMA = document.SCHEMA
 FIXED_COLUMNS = ("event", "deal", "dealer", "winner", "detail")
@@ -224,15 +225,28 @@ def column_letter(index):
     return letters
 
 
-def _where(row, column=None, name=None):
+def _where(row, column=None, name=None, label=None):
+    """The place in the file, as a Phrase the import screen translates:
+    "row 7", "row 7 (deal 2)", "row 7, column C (winner)"."""
+    if label:
+        row = Phrase(N_("%(row)s (%(label)s)"), {"row": row, "label": label})
     if column is None:
-        return f"row {row}"
-    place = f"row {row}, column {column_letter(column)}"
-    return f"{place} ({name})" if name else place
+        return Phrase(N_("row %(row)s"), {"row": row})
+    params = {"row": row, "column": column_letter(column), "name": name}
+    if name:
+        return Phrase(N_("row %(row)s, column %(column)s (%(name)s)"), params)
+    return Phrase(N_("row %(row)s, column %(column)s"), params)
 
 
-def _refuse(message, row, column=None, name=None):
-    return RuleError(f"{_where(row, column, name)}: {message}")
+def _placed(where, why):
+    """A refusal at a place: "row 7, column C (winner): ..."; `why` a Phrase too."""
+    return RuleError(N_("%(where)s: %(why)s"), params={"where": where, "why": why})
+
+
+def _refuse(message, row, column=None, name=None, **params):
+    """The refusal `message` (English marked N_, with %(name)s places for
+    `params`) at a row, and column, of the file: each part translated at the edge."""
+    return _placed(_where(row, column, name), Phrase(message, params))
 
 
 def _last_filled(cells):
@@ -260,7 +274,7 @@ class _Table:
             label = unguard(raw)
             if not label:
                 raise _refuse(
-                    "this header cell is blank: every column needs its name", number, index
+                    N_("this header cell is blank: every column needs its name"), number, index
                 )
             key = label.casefold()
             name, _, part = label.rpartition(" ")
@@ -271,25 +285,30 @@ class _Table:
                 self.joiners.setdefault(name, index)
             if key not in wanted:
                 raise _refuse(
-                    f"{label!r} is not a column of a game CSV: the columns are "
-                    "event, deal, dealer, winner, detail, after (when someone joined), "
-                    "then NAME result and NAME total "
-                    "for each player in the players row",
+                    N_(
+                        "%(label)s is not a column of a game CSV: the columns are "
+                        "event, deal, dealer, winner, detail, after (when someone joined), "
+                        "then NAME result and NAME total "
+                        "for each player in the players row"
+                    ),
                     number,
                     index,
+                    label=repr(label),
                 )
             part, what = wanted[key]
             place = getattr(self, part)
             if what in place:
-                raise _refuse(f"{label!r} is a column twice", number, index)
+                raise _refuse(N_("%(label)s is a column twice"), number, index, label=repr(label))
             place[what] = index
             self.names[index] = label
         for key in REQUIRED_FIXED:
             if key not in self.fixed:
-                raise _refuse(f"the {key!r} column is missing", number)
+                raise _refuse(N_("the %(key)s column is missing"), number, key=repr(key))
         for name in players:
             if name not in self.results:
-                raise _refuse(f"the {name + ' result'!r} column is missing", number)
+                raise _refuse(
+                    N_("the %(key)s column is missing"), number, key=repr(f"{name} result")
+                )
         self.width = _last_filled(cells)
 
     def get(self, cells, index):
@@ -300,7 +319,7 @@ class _Table:
 
 def _whole(text, row, column, name):
     if not WHOLE.fullmatch(text):
-        raise _refuse(f"{text!r} is not a whole number", row, column, name)
+        raise _refuse(N_("%(text)s is not a whole number"), row, column, name, text=repr(text))
     return int(text)
 
 
@@ -311,11 +330,14 @@ def _result(text, row, column, name):
     if word in RESULT_WORDS:
         return word
     raise _refuse(
-        f"{text!r} is not a result: give points (a whole number), first_drop, middle_drop, "
-        "full_count or wrong_show",
+        N_(
+            "%(text)s is not a result: give points (a whole number), first_drop, middle_drop, "
+            "full_count or wrong_show"
+        ),
         row,
         column,
         name,
+        text=repr(text),
     )
 
 
@@ -325,14 +347,16 @@ def _amount(text, row, column, name):
     except InvalidOperation:
         amount = None
     if amount is None or not amount.is_finite():
-        raise _refuse(f"{text!r} is not an amount such as 120 or 62.50", row, column, name)
+        raise _refuse(
+            N_("%(text)s is not an amount such as 120 or 62.50"), row, column, name, text=repr(text)
+        )
     return text
 
 
 def _rows(text):
     """(row number, cells stripped) for every row of the CSV text."""
     if not isinstance(text, str):
-        raise RuleError("a game CSV is text")
+        raise RuleError(N_("a game CSV is text"))
     text = text.removeprefix("\ufeff")
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     number = 0
@@ -340,7 +364,7 @@ def _rows(text):
         for number, cells in enumerate(reader, start=1):
             yield number, [cell.strip() for cell in cells]
     except csv.Error as error:
-        raise RuleError(f"row {number + 1}: not a CSV file: {error}") from None
+        raise _refuse(N_("not a CSV file: %(error)s"), number + 1, error=error) from None
 
 
 def _read(text):
@@ -357,13 +381,15 @@ def _read(text):
             started = True
             if cells[0].casefold() != "schema" or len(cells) < 2:
                 raise _refuse(
-                    f"not a game CSV of this tracker: it must start with schema,{SCHEMA}", number
+                    N_("not a game CSV of this tracker: it must start with schema,%(schema)s"),
+                    number,
+                    schema=SCHEMA,
                 )
         if table is None:
             key = cells[0].casefold().replace("_", " ")
             if key == "event":
                 if "players" not in doc:
-                    raise _refuse("the players row must come before the table", number)
+                    raise _refuse(N_("the players row must come before the table"), number)
                 table = _Table(cells, number, doc["players"])
                 places["header"] = table
                 continue
@@ -372,17 +398,23 @@ def _read(text):
         history.append(_event_row(table, cells, number))
         places["events"].append(number)
     if not started:
-        raise RuleError(f"row 1: the file is empty: a game CSV starts with schema,{SCHEMA}")
+        raise _refuse(
+            N_("the file is empty: a game CSV starts with schema,%(schema)s"), 1, schema=SCHEMA
+        )
     if table is None:
-        raise RuleError("the table of events is missing: its header row starts with event")
+        raise RuleError(N_("the table of events is missing: its header row starts with event"))
     joined = {event["player"] for event in history if event["type"] == "join"}
     for name, index in table.joiners.items():
         if name not in joined:
             raise _refuse(
-                f"{table.names[index]!r} is not a column of this game: {name} is neither in "
-                "the players row nor named by a join row",
+                N_(
+                    "%(label)s is not a column of this game: %(player)s is neither in "
+                    "the players row nor named by a join row"
+                ),
                 table.row,
                 index,
+                label=repr(table.names[index]),
+                player=name,
             )
     doc["history"] = history
     return doc, places
@@ -391,34 +423,42 @@ def _read(text):
 def _key_row(doc, places, key, cells, number):
     if key not in KEYS:
         raise _refuse(
-            f"{cells[0]!r} is not a key of a game CSV: the rows before the table are "
-            "schema, game, format, rules, players and first dealer, then the header row "
-            "starting with event",
+            N_(
+                "%(key)s is not a key of a game CSV: the rows before the table are "
+                "schema, game, format, rules, players and first dealer, then the header row "
+                "starting with event"
+            ),
             number,
             0,
+            key=repr(cells[0]),
         )
     field = KEYS[key]
     if field in doc and (field != "schema" or doc[field] is not None):
-        raise _refuse(f"{cells[0]!r} is given twice", number, 0)
+        raise _refuse(N_("%(key)s is given twice"), number, 0, key=repr(cells[0]))
     places["keys"][field] = number
     values = cells[1 : _last_filled(cells)]
     if field == "players":
         seen = set()
         for index, value in enumerate(values, start=1):
             if not value:
-                raise _refuse("a player needs a name", number, index)
+                raise _refuse(N_("a player needs a name"), number, index)
             key = " ".join(unguard(value).split()).casefold()
             if key in seen:
-                raise _refuse(f"{unguard(value)} is in the players row twice", number, index)
+                raise _refuse(
+                    N_("%(player)s is in the players row twice"),
+                    number,
+                    index,
+                    player=unguard(value),
+                )
             seen.add(key)
         doc["players"] = [unguard(value) for value in values]
         return
     if len(values) > 1:
-        raise _refuse(f"{cells[0]} takes one value, in column B", number, 2)
+        raise _refuse(N_("%(key)s takes one value, in column B"), number, 2, key=cells[0])
     value = values[0] if values else ""
     if field == "schema":
         if value != SCHEMA:
-            raise _refuse(f'schema must be "{SCHEMA}"', number, 1)
+            raise _refuse(N_('schema must be "%(schema)s"'), number, 1, schema=SCHEMA)
         doc["schema"] = value
     elif field == "rules":
         if not value:
@@ -427,9 +467,9 @@ def _key_row(doc, places, key, cells, number):
         try:
             rules = json.loads(value)
         except (ValueError, RecursionError) as error:
-            raise _refuse(f"the rules are not JSON: {error}", number, 1) from None
+            raise _refuse(N_("the rules are not JSON: %(error)s"), number, 1, error=error) from None
         if not isinstance(rules, dict):
-            raise _refuse("the rules must be a JSON object", number, 1)
+            raise _refuse(N_("the rules must be a JSON object"), number, 1)
         doc["rules"] = rules
     elif field == "format":
         doc["format"] = value
@@ -440,7 +480,7 @@ def _key_row(doc, places, key, cells, number):
 def _event_row(table, cells, number):
     extra = _last_filled(cells)
     if extra > table.width:
-        raise _refuse("this cell is past the last column of the header", number, extra - 1)
+        raise _refuse(N_("this cell is past the last column of the header"), number, extra - 1)
 
     def cell(index):
         return table.get(cells, index)
@@ -452,10 +492,14 @@ def _event_row(table, cells, number):
     kind = cell(kind_at).casefold()
     if kind not in EVENT_TYPES:
         shown = cell(kind_at)
-        why = f"{shown!r} is not an event" if shown else "the event is missing"
+        if shown:
+            why = Phrase(N_("%(text)s is not an event"), {"text": repr(shown)})
+        else:
+            why = Phrase(N_("the event is missing"))
         raise _refuse(
-            f"{why}: give deal, rejoin, split, end, join, sit_out, sit_in or leave",
+            N_("%(why)s: give deal, rejoin, split, end, join, sit_out, sit_in or leave"),
             *named(kind_at),
+            why=why,
         )
 
     for index in (table.fixed.get("deal"), *table.totals.values()):
@@ -468,7 +512,7 @@ def _event_row(table, cells, number):
     detail = unguard(cell(detail_at))
     if kind == "deal":
         if not winner:
-            raise _refuse("a deal needs its winner", *named(winner_at))
+            raise _refuse(N_("a deal needs its winner"), *named(winner_at))
         results = {}
         for name, index in table.results.items():
             if cell(index):
@@ -479,28 +523,34 @@ def _event_row(table, cells, number):
         return event
 
     if winner:
-        raise _refuse(f"a {kind} row has no winner: leave it blank", *named(winner_at))
+        raise _refuse(
+            N_("a %(kind)s row has no winner: leave it blank"), *named(winner_at), kind=kind
+        )
     filled = {name: index for name, index in table.results.items() if cell(index)}
     after_at = table.fixed.get(JOIN_COLUMN)
     after = unguard(cell(after_at))
     if after and kind != "join":
-        raise _refuse(f"a {kind} row has no after: leave it blank", *named(after_at))
+        raise _refuse(
+            N_("a %(kind)s row has no after: leave it blank"), *named(after_at), kind=kind
+        )
     if kind in NAMED_EVENTS:
         if not detail:
-            raise _refuse(f"a {kind} row names the player here", *named(detail_at))
+            raise _refuse(N_("a %(kind)s row names the player here"), *named(detail_at), kind=kind)
         if filled:
             index = next(iter(filled.values()))
-            raise _refuse(f"a {kind} row has no results: leave them blank", *named(index))
+            raise _refuse(
+                N_("a %(kind)s row has no results: leave them blank"), *named(index), kind=kind
+            )
         event = {"type": kind, "player": detail}
         if kind == "join":
             event["after"] = after or None
         return event
     if kind == "rejoin":
         if not detail:
-            raise _refuse("a rejoin row names the player who rejoins here", *named(detail_at))
+            raise _refuse(N_("a rejoin row names the player who rejoins here"), *named(detail_at))
         if filled:
             index = next(iter(filled.values()))
-            raise _refuse("a rejoin row has no results: leave them blank", *named(index))
+            raise _refuse(N_("a rejoin row has no results: leave them blank"), *named(index))
         return {"type": "rejoin", "player": detail}
     if kind == "split":
         event = {"type": "split"}
@@ -508,8 +558,9 @@ def _event_row(table, cells, number):
             method = detail.casefold()
             if method not in SPLIT_METHODS:
                 raise _refuse(
-                    f"{detail!r} is not a split method: give drops, equal or custom",
+                    N_("%(text)s is not a split method: give drops, equal or custom"),
                     *named(detail_at),
+                    text=repr(detail),
                 )
             event["method"] = method
         shares = {name: _amount(cell(index), *named(index)) for name, index in filled.items()}
@@ -517,10 +568,10 @@ def _event_row(table, cells, number):
             event["shares"] = shares
         return event
     if detail:
-        raise _refuse("an end row has no detail: leave it blank", *named(detail_at))
+        raise _refuse(N_("an end row has no detail: leave it blank"), *named(detail_at))
     if filled:
         index = next(iter(filled.values()))
-        raise _refuse("an end row has no results: leave them blank", *named(index))
+        raise _refuse(N_("an end row has no results: leave them blank"), *named(index))
     return {"type": "end"}
 
 
@@ -570,12 +621,9 @@ def _relocate(error, places):
             index = table.fixed["detail"]
         elif head == "after":
             index = table.fixed.get(JOIN_COLUMN)
-        label = f" ({error.label})" if error.label else ""
-        if index is None:
-            where = f"row {number}{label}"
-        else:
-            where = f"row {number}{label}, column {column_letter(index)} ({table.names[index]})"
-        return RuleError(f"{where}: {error.message}")
+        name = table.names[index] if index is not None else None
+        where = _where(number, index, name, label=error.label)
+        return _placed(where, Phrase(error.template, error.params))
     head = re.split(r"[.\[]", field, maxsplit=1)[0]
     if head in FIELD_KEYS and head in places["keys"]:
         number = places["keys"][head]
@@ -583,7 +631,10 @@ def _relocate(error, places):
         seat = re.fullmatch(r"players\[(\d+)\]", field)
         if seat:
             column = int(seat.group(1)) + 1
-        where = _where(number, column)
-        detail = f"{field}: " if field != head else ""
-        return RuleError(f"{where}: {detail}{error.for_player}")
+        why = Phrase(error.template, error.params)
+        if error.player and not error.message.startswith(f"{error.player} "):
+            why = Phrase(N_("%(player)s: %(why)s"), {"player": error.player, "why": why})
+        if field != head:
+            why = Phrase("%(field)s: %(why)s", {"field": field, "why": why})
+        return _placed(_where(number, column), why)
     return RuleError(str(error))

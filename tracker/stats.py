@@ -9,6 +9,7 @@ who finished ahead of whom, the format object says (`table_money` and
     summaries = [game_summary(doc) for doc in docs]      # once per game revision
     table_stats(members, summaries)                      # the "stats" of tables.md
     money_over_time(members, summaries)                  # the chart's lines
+    money_rules(summaries)                               # how the money is shown
 
 Nothing here is stored: every figure is worked out again from the documents.
 """
@@ -19,6 +20,7 @@ from decimal import Decimal
 from itertools import combinations
 
 from .rules import FORMATS, fewest_payments
+from .rules.money_format import plays_for_money
 
 DROPS = ("first_drop", "middle_drop")
 COUNTED = ("games", "wins", "deals", "deals_won", "drops", "wrong_shows", "full_counts")
@@ -70,6 +72,8 @@ def game_summary(doc):
         "winner": state.get("winner"),
         "counts": counts,
         "money": spec.table_money(doc["rules"], state) if finished else None,
+        "for_money": plays_for_money(doc["rules"]),
+        "whole_rupees": str(doc["rules"].get("money_unit", "0.01")) == "1",
         "standing": _standing(spec, doc["rules"], state, last_dealt) if finished else None,
     }
 
@@ -140,6 +144,18 @@ def table_stats(members, summaries):
             if (a, b) in met
         ],
     }
+
+
+def money_rules(summaries):
+    """How the table's money is shown (the rules `format_money` reads): with the
+    rupee sign when any of its games plays for money (an entry fee or a point
+    value), in whole rupees when every such game keeps whole rupees. A table
+    that plays for nothing shows its figures plain, as its games do."""
+    paying = [game for game in summaries if game.get("for_money")]
+    if not paying:
+        return {"point_value": "0"}
+    whole = all(game.get("whole_rupees") for game in paying)
+    return {"point_value": "1", "money_unit": "1" if whole else "0.01"}
 
 
 def money_over_time(members, summaries):

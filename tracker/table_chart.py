@@ -30,6 +30,7 @@ from .chart import (
     _short,
     _text,
 )
+from .rules.money_format import format_money
 
 LEFT = 96
 RIGHT = WIDTH - 28
@@ -78,9 +79,13 @@ def wins_svg(rows, title=None):
     return "\n".join(out)
 
 
-def money_svg(members, timeline, title=None):
-    """A line per member through their money after each finished game."""
+def money_svg(members, timeline, title=None, rules=None):
+    """A line per member through their money after each finished game.
+
+    `rules` say how money is written (`stats.money_rules`): "₹1,00,000" on a
+    table that plays for money, in the summary and the axis's labels."""
     title = title or gettext("Money per member over the games")
+    rules = rules or {}
     games = len(timeline) - 1
     values = [float(point["money"][m]) for point in timeline for m in members] + [0.0]
     low, high = min(values), max(values)
@@ -91,7 +96,10 @@ def money_svg(members, timeline, title=None):
     top, plot = 30, 150
     legend_rows = (len(members) + 1) // 2
     height = top + plot + 34 + legend_rows * 17
-    left, right = 48, WIDTH - 12
+    whole = {**rules, "money_unit": "1"}  # the axis's round figures
+    labels = {tick: format_money(tick, whole) for tick in ticks}
+    # Room for the longest label at 11 px (about 6.5 px a character).
+    left, right = max(48, 8 + round(6.5 * max(map(len, labels.values())))), WIDTH - 12
 
     def x(i):
         return left + (right - left) * (i / games if games else 0)
@@ -103,7 +111,7 @@ def money_svg(members, timeline, title=None):
     desc = (
         gettext("After the last finished game:")
         + " "
-        + ", ".join(f"{m} {Decimal(last[m]):.2f}" for m in members)
+        + ", ".join(f"{m} {format_money(Decimal(last[m]), rules)}" for m in members)
     )
     out = _open(height, title, desc)
     out.append(
@@ -117,7 +125,7 @@ def money_svg(members, timeline, title=None):
         )
         out.append(
             f'<text x="{left - 4}" y="{_num(y(tick) + 4)}" font-size="11" text-anchor="end" '
-            f'fill="{MUTED}">{tick}</text>'
+            f'fill="{MUTED}">{_text(labels[tick])}</text>'
         )
     out.append(
         f'<line class="zero" x1="{left}" x2="{right}" y1="{_num(y(0))}" y2="{_num(y(0))}" '

@@ -189,6 +189,7 @@ def _page_context(request, table, can_edit, **extra):
         "format": fmt,
         "formats": FORMAT_FILTERS,
         "stats": figures,
+        "money_rules": stats.money_rules(found),
         "errors": {},
         "query": _query(show, fmt),
         **extra,
@@ -385,6 +386,7 @@ def chart(request, token, can_edit, kind):
             members,
             timeline,
             title=gettext("%(name)s: money over the games") % {"name": table.name},
+            rules=stats.money_rules(found),
         )
     response = _svg(svg)
     response["Cache-Control"] = "no-cache"

@@ -38,7 +38,7 @@ def summaries(games):
     in two queries, however many) and replayed.
     """
     keys = {
-        g.pk: f"game-summary:{g.edit_key}:{g.revision}:{g.updated_at.timestamp()}" for g in games
+        g.pk: f"game-summary-2:{g.edit_key}:{g.revision}:{g.updated_at.timestamp()}" for g in games
     }
     found = cache.get_many(list(keys.values()))
     missed = [g for g in games if keys[g.pk] not in found]

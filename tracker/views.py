@@ -428,16 +428,12 @@ NO_VERSION = gettext_lazy(
     "Nothing was saved: the form did not say which version of the game it was made for. "
     "Here is the game as it is now."
 )
-SOMEONE_ELSE = gettext_noop("Someone else just changed the game.")
 
 
 def _someone_else(game):
-    """Who changed the game, as stored in English ("saved deal 3"); a language
-    with its own words says that someone changed it, without the English detail."""
-    translated = gettext(SOMEONE_ELSE)
-    if translated != SOMEONE_ELSE:
-        return translated
-    return f"Someone else just {game.last_change or 'changed the game'}."
+    """Who changed the game, from its change as stored in English ("saved deal
+    3"), in the reader's language: "Someone else just saved deal 3."."""
+    return i18n.someone_else(game.last_change)
 
 
 def _still_at(game, version):
@@ -473,7 +469,7 @@ def add_deal(request, token):
     state = _state(game)
     entry = DealEntry(state, state.in_players, data=request.POST)
     if state.finished:
-        entry.errors["form"] = "The game is over: no more deals."
+        entry.errors["form"] = gettext("The game is over: no more deals.")
     event = entry.event() if not state.finished else None
     if event is not None:
         try:
@@ -515,7 +511,9 @@ def edit_deal(request, token, event_id):
             if error.event == position:
                 entry.add_error(error)
             else:
-                entry.errors["form"] = f"Not saved: {_named(error, old_state)}"
+                entry.errors["form"] = gettext("Not saved: %(what)s") % {
+                    "what": _named(error, old_state)
+                }
         else:
             moved = scoreboard.what_moved(old_state, new_state, position)
             return _done(request, game, new_state, notice=moved)
@@ -563,18 +561,40 @@ def _named(error, old_state, removed=None):
     if index is not None and removed is not None and index >= removed:
         index += 1
     row = old_state.rows[index] if index is not None and index < len(old_state.rows) else None
-    message = error.for_player
+    message = i18n.for_player(error)
     if row is None:
-        return f"a later event would no longer stand: {message}."
+        return gettext("a later event would no longer stand: %(why)s.") % {"why": message}
     if row.type == "deal":
-        return f"deal {row.number} would no longer stand ({message})."
+        return gettext("deal %(n)s would no longer stand (%(why)s).") % {
+            "n": row.number,
+            "why": message,
+        }
     before = sum(1 for r in old_state.rows[:index] if r.type == "deal")
-    when = f"after deal {before}" if before else "before the first deal"
+    if before:
+        when = gettext("after deal %(n)s") % {"n": before}
+    else:
+        when = gettext("before the first deal")
     who, cannot, why = message.partition(" cannot ")
-    if cannot and ": " in why:  # "Kiran cannot rejoin: the highest total ..."
+    if cannot and ": " in why:  # English only: "Kiran cannot rejoin: the highest total ..."
         verb, _, why = why.partition(": ")
         return f"{who} could no longer {verb} {when}: {why}."
-    return f"the {row.type.replace('_', ' ')} {when} would no longer stand ({message})."
+    return gettext("%(event)s %(when)s would no longer stand (%(why)s).") % {
+        "event": gettext(EVENT_NAMES.get(row.type, f"the {row.type.replace('_', ' ')}")),
+        "when": when,
+        "why": message,
+    }
+
+
+# A history's event other than a deal, as `_named` names it.
+EVENT_NAMES = {
+    "rejoin": gettext_noop("the rejoin"),
+    "split": gettext_noop("the split"),
+    "end": gettext_noop("the end"),
+    "join": gettext_noop("the join"),
+    "sit_out": gettext_noop("the sit out"),
+    "sit_in": gettext_noop("the sit in"),
+    "leave": gettext_noop("the leave"),
+}
 
 
 def _edit_page(request, game, event_id, position, entry, status=200, notice=None):
@@ -870,14 +890,18 @@ def _readable(error):
     if error.event is not None:
         label = error.label or "event"
         if label.startswith("deal"):
-            where = label.capitalize()
+            deal = i18n.phrase(label)  # "Deal 4"
+            where = deal[:1].upper() + deal[1:]
         else:
-            where = f"Event {error.event + 1} ({label.replace('_', ' ')})"
+            where = gettext("Event %(n)s (%(type)s)") % {
+                "n": error.event + 1,
+                "type": label.replace("_", " "),
+            }
     message = i18n.refusal(error)
     if error.player and not error.message.startswith(f"{error.player} "):
         where = f"{where}, {error.player}" if where else error.player
     text = f"{where}: {message}" if where else message
-    return text if text.endswith(".") else text + "."
+    return text if text.endswith((".", "।")) else i18n.full_stop(text)
 
 
 @require_GET

@@ -14,6 +14,8 @@ from tests.browser.conftest import SCREENSHOTS
 from tests.hindi import english_words
 from tracker.models import Table
 
+from ..test_i18n import CSV_HEAD
+from ..test_tables import table_game
 from ..test_views import new_game, post_deal
 
 pytestmark = pytest.mark.browser
@@ -57,6 +59,11 @@ def screens():
     basic = new_game(client, fmt="basic-100", players=PLAYERS)
     post_deal(client, basic, "Kiran", Asha=12, Ravi=4, Meena=30)
     table = Table.start("Nani", ["Asha", "Ravi", "Meena"])
+    # The table's list names each game's format: a basic game among them.
+    table_basic = table_game(client, table, ["Asha", "Ravi", "Meena"], fmt="basic-100")
+    table_pool = table_game(client, table, ["Asha", "Ravi", "Meena"], entry_fee="50")
+    post_deal(client, table_pool, "Ravi", Asha=80, Meena=80)
+    post_deal(client, table_pool, "Ravi", Asha=80, Meena=80)  # Asha, Meena out: ₹ stats
     games = {"pool": pool, "deals": deals, "points": points, "basic": basic}
     urls = [
         ("home", "/"),
@@ -66,13 +73,16 @@ def screens():
         ("edit", f"/g/{pool.edit_token}/event/{pool.events.first().serial}/"),
         ("split", f"/g/{three.edit_token}/split/"),
         ("calculator", "/calculator/"),
+        ("calculator-third-ace", "/calculator/?cards=AS+AS&add=AS"),
+        ("calculator-unknown-card", "/calculator/?add=ZZ"),
         ("count-cards", f"/g/{pool.edit_token}/count/1/"),
         ("table", table.get_absolute_url()),
         ("table-new-game", f"/t/{table.edit_token}/new/"),
         ("new-table", "/tables/new/"),
         ("import", "/import/"),
     ]
-    names = [*PLAYERS, "Nani", *(g.name for g in [*games.values(), three])]
+    # Names, and what the phone typed itself: the unknown card "ZZ".
+    names = [*PLAYERS, "Nani", "ZZ", *(g.name for g in [*games.values(), three, table_basic])]
     return urls, names, pool
 
 
@@ -83,9 +93,8 @@ def test_every_screen_in_hindi_at_360_px(phone, screenshot):
     phone.get_by_role("button", name="हिंदी").click()
     expect(phone.locator("html")).to_have_attribute("lang", "hi")
     problems = []
-    for label, url in urls:
-        response = phone.goto(url)
-        assert response is not None and response.ok, (url, response and response.status)
+
+    def check(label, url):
         expect(phone.locator("html")).to_have_attribute("lang", "hi")
         for text in phone.evaluate(VISIBLE_TEXT):
             words = english_words(text, names)
@@ -95,6 +104,42 @@ def test_every_screen_in_hindi_at_360_px(phone, screenshot):
         if width > 360:
             problems.append(f"{label} ({url}): scrolls sideways, {width} px wide")
         screenshot(phone, f"-{label}")
+
+    for label, url in urls:
+        response = phone.goto(url)
+        assert response is not None and response.ok, (url, response and response.status)
+        check(label, url)
+    expect_on = {
+        "calculator-third-ace": "AS 3 बार है",
+        "table": "बेसिक रमी, 100 तक",
+    }
+    for label, url in urls:
+        if label in expect_on:
+            phone.goto(url)
+            expect(phone.locator("main")).to_contain_text(expect_on[label])
+    # A CSV with a bad row, uploaded: the refusal names the row and column in Hindi.
+    phone.goto("/import/")
+    phone.locator("#file").set_input_files(
+        {
+            "name": "game.csv",
+            "mimeType": "text/csv",
+            "buffer": (CSV_HEAD + "deal,1,Asha,Asha,,,30,first_drop,80,,9\r\n").encode(),
+        }
+    )
+    phone.get_by_role("button", name="लाएँ").click()
+    expect(phone.get_by_role("alert")).to_contain_text("पंक्ति 8, कॉलम K")
+    check("import-bad-row", "/import/")
+    # A deal typed while another phone saved one: the notice says which, in Hindi.
+    phone.goto(pool.get_absolute_url())
+    post_deal(Client(), pool, "Ravi", Asha=2, Meena=2, Kiran=2)
+    form = phone.locator("#deal-entry form")
+    form.locator("label.win").filter(has_text="Asha").click()
+    seat = {p.name: p.seat for p in pool.players.all()}
+    for name in ("Ravi", "Meena", "Kiran"):
+        phone.locator(f'input[name="p{seat[name]}"]').fill("2")
+    form.get_by_role("button", name="डील 2 सहेजें").click()
+    expect(phone.get_by_text("किसी और ने अभी डील 2 सहेजी है।")).to_be_visible()
+    check("stale-deal", pool.get_absolute_url())
     assert not problems, "\n".join(problems)
     # The Hindi game screen, for the issue.
     phone.goto(pool.get_absolute_url())

@@ -51,9 +51,10 @@ def test_a_family_table_from_start_to_play_again_and_the_view_link(phone, screen
     score_deal(page, "Asha", Ravi=80)
     expect(page.locator("#board")).to_contain_text("Asha wins")
     page.goto(table.get_absolute_url())
+    # The table plays for money (an entry fee): its money is in rupees.
     # Asha: 1 game, 1 win, 2 deals, 2 won; money 20 - 10 = +10.
-    assert stats_row(page, "Asha") == ["1", "1", "2", "2", "0", "0", "0", "10.00"]
-    expect(page.locator("#stats")).to_contain_text("Ravi pays Asha 10.00")
+    assert stats_row(page, "Asha") == ["1", "1", "2", "2", "0", "0", "0", "₹10.00"]
+    expect(page.locator("#stats")).to_contain_text("Ravi pays Asha ₹10.00")
 
     # Game 2: points at 1, all three, one deal then the end: Meena wins 30 + 5.
     start_from_table(page, "Points", ["Asha", "Ravi", "Meena"])
@@ -63,8 +64,8 @@ def test_a_family_table_from_start_to_play_again_and_the_view_link(phone, screen
     expect(page.locator("#board")).to_contain_text("Settle up")
     page.goto(table.get_absolute_url())
     # Asha: +10 - 30 = -20; Ravi -10 - 5 = -15; Meena +35.
-    assert stats_row(page, "Asha")[-1] == "-20.00"
-    assert stats_row(page, "Meena") == ["1", "0", "1", "1", "0", "0", "0", "35.00"]
+    assert stats_row(page, "Asha")[-1] == "-₹20.00"
+    assert stats_row(page, "Meena") == ["1", "0", "1", "1", "0", "0", "0", "₹35.00"]
     expect(page.locator("#games li").first).to_contain_text("Points")
     screenshot(page, "-stats")
     assert not axe.violations(page), axe.report(axe.violations(page))
@@ -95,7 +96,7 @@ def test_a_family_table_from_start_to_play_again_and_the_view_link(phone, screen
         assert other.locator("main form").count() == 0  # the header has the language switch
         hrefs = other.locator("#games ul.games a").evaluate_all("els => els.map(e => e.pathname)")
         assert hrefs and all(h.startswith("/w/") for h in hrefs)
-        assert stats_row(other, "Meena")[-1] == "35.00"
+        assert stats_row(other, "Meena")[-1] == "₹35.00"
         other.locator("#games ul.games a").first.click()
         expect(other.locator("#board")).to_be_visible()
         assert other.locator("#deal-entry").count() == 0

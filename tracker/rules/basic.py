@@ -103,6 +103,20 @@ class Basic(Format):
         end = self._end(rules)
         return f"Basic Rummy {end}" if rules["target"] is not None else f"Basic Rummy, {end}"
 
+    def listing_label(self, rules):
+        """As `default_name` words it, as a Phrase the table's list translates."""
+        target, deals = rules["target"], rules["deal_count"]
+        params = {"target": target, "n": deals}
+        if target is not None and deals is not None:
+            if deals == 1:
+                return Phrase(N_("Basic Rummy to %(target)s or %(n)s deal"), params)
+            return Phrase(N_("Basic Rummy to %(target)s or %(n)s deals"), params)
+        if target is not None:
+            return Phrase(N_("Basic Rummy to %(target)s"), params)
+        if deals == 1:
+            return Phrase(N_("Basic Rummy, %(n)s deal"), params)
+        return Phrase(N_("Basic Rummy, %(n)s deals"), params)
+
     @staticmethod
     def _end(rules):
         """When the game ends, in words: "to 100", "10 deals", "to 100 or 10 deals"."""

@@ -93,7 +93,7 @@ def apply(state, event):
     kind = event.get("type") if isinstance(event, dict) else None
     label = kind if kind in EVENT_TYPES else "event"
     if kind == "deal":
-        label = f"deal {state.deals_played + 1}"
+        label = Phrase(N_("deal %(n)s"), {"n": state.deals_played + 1})  # "deal 4"
     try:
         if not isinstance(event, dict):
             raise RuleError(N_("an event must be an object"), field="type")
