@@ -8,6 +8,7 @@ they name, so the pages and the import command refuse with the same words.
 from decimal import Decimal, InvalidOperation
 from html import escape
 
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
@@ -519,6 +520,59 @@ def _word_chips(seat, kind, buttons):
             for word, label, value in buttons
         )
     )
+
+
+def deal_rows_html(entry, count_token=None):
+    """The deal form's rows, one a player dealt in: Won, the typed figure, the
+    word chips, "Count cards" (with the game's edit token) and the row's error.
+
+    Laid out here, not looped in deal_fields.html: three {% blocktranslate %}
+    and a {% url %} a row were most of the deal form's rendering (bench/README.md).
+    The words are the template's msgids, each value escaped as the template did.
+    """
+    from .urltag import cached_reverse  # the reversed links of every render
+
+    won, points = escape(gettext("Won")), escape(gettext("Points"))
+    noun = conditional_escape(entry.result_noun)
+    placeholder = conditional_escape(entry.placeholder)
+    typed_kind = escape(entry.typed_kind)
+    counts = count_token is not None and entry.calculator
+    out = []
+    for row in entry.rows():
+        p, error = row["player"], row["error"]
+        seat, name = int(p.seat), conditional_escape(p.name)
+        invalid = f' aria-invalid="true" aria-describedby="err-{seat}"' if error else ""
+        count = ""
+        if counts:
+            url = escape(cached_reverse("count_cards", [count_token, p.seat]))
+            label = gettext("Count %(name)s's cards") % {"name": name}
+            count = (
+                f'<a class="count" href="{url}" hx-get="{url}" hx-target="#calc-slot" '
+                f'hx-swap="innerHTML">{label}</a>'
+            )
+        shown_error = (
+            f'<p class="error" id="err-{seat}" role="alert">{conditional_escape(error)}</p>'
+            if error
+            else ""
+        )
+        group = gettext("%(name)s's result") % {"name": name}
+        hidden = gettext("%(name)s's %(noun)s") % {"name": name, "noun": noun}
+        out.append(
+            f'\n<div class="deal-row{" has-error" if error else ""}">\n'
+            f'<label class="win"><input type="radio" name="winner" value="{seat}"'
+            f'{" checked" if row["won"] else ""}><span class="who">{name}</span>'
+            f'<span class="won-tag">{won}</span></label>\n'
+            f'<div class="result" role="group" aria-label="{group}">\n'
+            f'<label class="points"><span class="visually-hidden">{hidden}</span>'
+            f'<input name="p{seat}" value="{conditional_escape(row["typed"])}" inputmode="numeric" '
+            f'pattern="[0-9]*" maxlength="3" placeholder="{placeholder}" autocomplete="off"'
+            f"{invalid}></label>\n"
+            f'<label class="chip word hidden-radio"><input type="radio" name="r{seat}" '
+            f'value="{typed_kind}"{" checked" if row["kind"] == entry.typed_kind else ""}>'
+            f"<span>{points}</span></label>\n"
+            f"{row['chips']}\n</div>\n{count}\n{shown_error}\n</div>\n"
+        )
+    return mark_safe("".join(out))  # safe: every value in it is escaped
 
 
 def split_shares_typed(state, data):

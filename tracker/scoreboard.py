@@ -336,3 +336,75 @@ def settlement(state):
 
 def figure_name(state):
     return gettext(state.spec.figure_name)
+
+
+def seating_items_html(players, urls, version, csrf_input):
+    """The "Who plays the next deal" list's items: per player a Sit out (or
+    Back in) form and a Leave form, each with its CSRF token and version.
+
+    Laid out here, not looped in the template: six players' forms were the
+    most of the edit board's rendering, a {% blocktranslate %} each
+    (bench/README.md). The words are the template's msgids, each value escaped
+    as {% blocktranslate %} escapes it.
+    """
+    version = escape(str(version))
+    sit_in, sit_out, leave = (escape(urls[k]) for k in ("sit_in", "sit_out", "leave"))
+    away_badge = f' <span class="badge">{escape(gettext("Sits out"))}</span>'
+    back_in, sit_out_word, leave_word = (
+        escape(gettext(w)) for w in ("Back in", "Sit out", "Leave")
+    )
+    out = []
+    for p in players:
+        name = escape(p["name"])
+        hidden = (
+            f'{csrf_input}<input type="hidden" name="version" value="{version}">'
+            f'<input type="hidden" name="player" value="{name}">'
+        )
+        first = second = ""
+        if p["away"]:
+            label = gettext("Back in %(name)s") % {"name": name}
+            first = (
+                f'\n<form method="post" action="{sit_in}" hx-post="{sit_in}" hx-target="#game" '
+                f'hx-swap="outerHTML">{hidden}<button type="submit" class="small secondary" '
+                f'aria-label="{label}">{back_in}</button></form>\n'
+            )
+        elif p["can_go"]:
+            label = gettext("Sit out %(name)s") % {"name": name}
+            first = (
+                f'\n<form method="post" action="{sit_out}" hx-post="{sit_out}" hx-target="#game" '
+                f'hx-swap="outerHTML">{hidden}<button type="submit" class="small secondary" '
+                f'aria-label="{label}">{sit_out_word}</button></form>\n'
+            )
+        if p["can_go"]:
+            label = gettext("Leave %(name)s") % {"name": name}
+            ask = gettext("%(name)s goes home for good? Their balance stays in the settlement.") % {
+                "name": name
+            }
+            yes = gettext("Yes, %(name)s leaves") % {"name": name}
+            second = (
+                f'\n<details class="confirm"><summary class="button small secondary" '
+                f'aria-label="{label}">{leave_word}</summary>\n'
+                f'<form method="post" action="{leave}" hx-post="{leave}" hx-target="#game" '
+                f'hx-swap="outerHTML">{hidden}<p>{ask}</p><button type="submit" '
+                f'class="danger small">{yes}</button></form>\n</details>\n'
+            )
+        badge = away_badge if p["away"] else ""
+        out.append(f'\n<li>\n<span class="who">{name}{badge}</span>\n{first}\n{second}\n</li>\n')
+    return mark_safe("".join(out))  # safe: every value in it is escaped
+
+
+def deal_head_html(row, can_edit, edit_url):
+    """A deal row's first box: its number, on the edit link an Edit link to it."""
+    number = escape(str(row["number"]))
+    if can_edit:
+        url = escape(edit_url)
+        label = gettext("Edit deal %(n)s") % {"n": number}
+        head = (
+            f'<a class="change" href="{url}" hx-get="{url}" hx-target="#change-slot" '
+            f'hx-swap="innerHTML show:#change-slot:top" aria-label="{label}">'
+            f'{number} <span aria-hidden="true">\u270e</span></a>'
+        )
+    else:
+        head = number
+    tie = "<small>tie</small>" if row["tie_breaker"] else ""
+    return mark_safe(f'<th scope="row" class="change-col">{head}{tie}</th>')

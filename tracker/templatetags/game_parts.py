@@ -1,0 +1,48 @@
+"""The game screen's per-player and per-row markup, laid out in Python.
+
+`{% load game_parts %}` in templates/tracker/game.html and deal_fields.html.
+Six players' Sit out and Leave forms, the deal form's six rows and the
+history's Edit links were most of a fresh edit-link render in the template
+engine (a {% blocktranslate %} and a {% url %} or two each; bench/README.md).
+These tags print the same HTML from tracker/scoreboard.py and tracker/forms.py,
+every value escaped there.
+"""
+
+from django import template
+from django.template.defaulttags import CsrfTokenNode
+
+from .. import scoreboard
+from ..forms import deal_rows_html
+from ..urltag import cached_reverse
+
+register = template.Library()
+
+_CSRF = CsrfTokenNode()
+
+
+@register.simple_tag(takes_context=True)
+def seating_items(context):
+    """The items of "Who plays the next deal": a Sit out and a Leave form each."""
+    token = context["game"].edit_token
+    urls = {name: cached_reverse(name, [token]) for name in ("sit_in", "sit_out", "leave")}
+    players = context["seating"]["players"]
+    return scoreboard.seating_items_html(players, urls, context["version"], _CSRF.render(context))
+
+
+@register.simple_tag(takes_context=True)
+def deal_head(context, row):
+    """A history deal row's number box, with its Edit link on the edit link."""
+    can_edit = context.get("can_edit")
+    url = (
+        cached_reverse("edit_deal", [context["game"].edit_token, row["event_id"]])
+        if can_edit
+        else ""
+    )
+    return scoreboard.deal_head_html(row, can_edit, url)
+
+
+@register.simple_tag(takes_context=True)
+def deal_rows(context, entry):
+    """The deal form's rows, one a player dealt in; "Count cards" where shown."""
+    token = context["game"].edit_token if context.get("show_count") else None
+    return deal_rows_html(entry, token)
