@@ -485,7 +485,7 @@ class DealEntry:
 
     def rows(self):
         """One row per player dealt in, for the template."""
-        buttons = self.buttons()
+        buttons = [(word, gettext(label), value) for word, label, value in self.buttons()]
         out = []
         for p in self.playing:
             out.append(
@@ -516,7 +516,7 @@ def _word_chips(seat, kind, buttons):
         "".join(
             f'<label class="chip word"><input type="radio" name="r{int(seat)}" '
             f'value="{escape(str(word))}"{" checked" if kind == word else ""}>'
-            f"<span>{escape(gettext(label))}</span> <b>{escape(str(value))}</b></label>"
+            f"<span>{escape(label)}</span> <b>{escape(str(value))}</b></label>"
             for word, label, value in buttons
         )
     )
@@ -533,6 +533,8 @@ def deal_rows_html(entry, count_token=None):
     from .urltag import cached_reverse  # the reversed links of every render
 
     won, points = escape(gettext("Won")), escape(gettext("Points"))
+    group_label, hidden_label = gettext("%(name)s's result"), gettext("%(name)s's %(noun)s")
+    count_label = gettext("Count %(name)s's cards")
     noun = conditional_escape(entry.result_noun)
     placeholder = conditional_escape(entry.placeholder)
     typed_kind = escape(entry.typed_kind)
@@ -545,7 +547,7 @@ def deal_rows_html(entry, count_token=None):
         count = ""
         if counts:
             url = escape(cached_reverse("count_cards", [count_token, p.seat]))
-            label = gettext("Count %(name)s's cards") % {"name": name}
+            label = count_label % {"name": name}
             count = (
                 f'<a class="count" href="{url}" hx-get="{url}" hx-target="#calc-slot" '
                 f'hx-swap="innerHTML">{label}</a>'
@@ -555,8 +557,8 @@ def deal_rows_html(entry, count_token=None):
             if error
             else ""
         )
-        group = gettext("%(name)s's result") % {"name": name}
-        hidden = gettext("%(name)s's %(noun)s") % {"name": name, "noun": noun}
+        group = group_label % {"name": name}
+        hidden = hidden_label % {"name": name, "noun": noun}
         out.append(
             f'\n<div class="deal-row{" has-error" if error else ""}">\n'
             f'<label class="win"><input type="radio" name="winner" value="{seat}"'

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from .i18n import phrase
 from .rules import MAX_PLAYERS, RESULT_LABELS, money
 from .rules.money_format import format_money
+from .urltag import cached_reverse
 
 SHORT_RESULTS = dict(RESULT_LABELS)
 
@@ -158,10 +159,27 @@ def _cell(cell):
     return cell
 
 
-def result_text(result):
+def result_text(result, say=None):
     if isinstance(result, str):
-        return said(SHORT_RESULTS.get(result, result))
+        return (say or said)(SHORT_RESULTS.get(result, result))
     return str(result)
+
+
+def _said_once():
+    """`said`, each plain msgid looked up once: a render asks for the same
+    few words (First drop, Won, ...) dozens of times, and every gettext reads
+    the active language from a thread-local."""
+    memo = {}
+
+    def say(text):
+        if type(text) is not str:  # a Phrase with its places: looked up each time
+            return said(text)
+        found = memo.get(text)
+        if found is None:
+            found = memo[text] = said(text)
+        return found
+
+    return say
 
 
 RECENT = 12  # events the game screen lists; the rest are one tap away
@@ -171,6 +189,8 @@ def history(state, limit=None):
     """The events, newest first (the newest `limit` of them), with each
     player's result and figure after it."""
     names = [p.name for p in state.players]
+    say = _said_once()
+    badges = _deal_badges()
     rows = []
     for row in state.rows[-limit:] if limit else state.rows:
         entry = {
@@ -186,20 +206,20 @@ def history(state, limit=None):
             "went_out": row.went_out,
         }
         if row.type == "deal":
-            entry["won_label"] = said(state.spec.won_label(row))
+            entry["won_label"] = say(state.spec.won_label(row))
             entry["cells"] = [
                 {
                     "name": name,
                     "won": name == row.winner,
                     "played": name == row.winner or name in row.results,
-                    "result": result_text(row.results[name]) if name in row.results else "",
+                    "result": result_text(row.results[name], say) if name in row.results else "",
                     "points": row.points.get(name),
                     "after": row.totals.get(name),  # None before a joiner sat down
                     "out": name in row.went_out,
                 }
                 for name in names
             ]
-            entry["cells_html"] = _cells_html(entry)
+            entry["cells_html"] = _cells_html(entry, badges)
         elif row.type == "join":
             if row.after:
                 seat = gettext("after %(name)s") % {"name": row.after}
@@ -227,7 +247,14 @@ def deal_summary(state, row):
     return f"deal {row.number}: {row.winner} won; {results}."
 
 
-def _cells_html(entry):
+def _deal_badges():
+    """The dealer's and the went-out badge of a history box, in the reader's language."""
+    dealt_word, dealt_letter, out_word = gettext("dealt"), gettext("D"), gettext("Out")
+    dealt = f'<span class="badge dealer" title="{escape(dealt_word)}">{escape(dealt_letter)}</span>'
+    return dealt, f'<span class="badge">{escape(out_word)}</span>'
+
+
+def _cells_html(entry, badges=None):
     """A deal row's boxes, one a player: the result, then the figure after it.
 
     Built here, not in the template: 6 players and 12 rows are 72 boxes, and
@@ -236,9 +263,7 @@ def _cells_html(entry):
     """
     out = []
     won_label = escape(str(entry["won_label"]))
-    dealt_word, dealt_letter, out_word = gettext("dealt"), gettext("D"), gettext("Out")
-    dealt = f'<span class="badge dealer" title="{escape(dealt_word)}">{escape(dealt_letter)}</span>'
-    went_out = f'<span class="badge">{escape(out_word)}</span>'
+    dealt, went_out = badges or _deal_badges()
     for c in entry["cells"]:
         if c["won"]:
             shown = won_label
@@ -351,8 +376,13 @@ def seating_items_html(players, urls, version, csrf_input):
     sit_in, sit_out, leave = (escape(urls[k]) for k in ("sit_in", "sit_out", "leave"))
     away_badge = f' <span class="badge">{escape(gettext("Sits out"))}</span>'
     back_in, sit_out_word, leave_word = (
-        escape(gettext(w)) for w in ("Back in", "Sit out", "Leave")
+        escape(gettext("Back in")),
+        escape(gettext("Sit out")),
+        escape(gettext("Leave")),
     )
+    back_in_label, sit_out_label = gettext("Back in %(name)s"), gettext("Sit out %(name)s")
+    leave_label, yes_leaves = gettext("Leave %(name)s"), gettext("Yes, %(name)s leaves")
+    goes_home = gettext("%(name)s goes home for good? Their balance stays in the settlement.")
     out = []
     for p in players:
         name = escape(p["name"])
@@ -362,25 +392,21 @@ def seating_items_html(players, urls, version, csrf_input):
         )
         first = second = ""
         if p["away"]:
-            label = gettext("Back in %(name)s") % {"name": name}
+            label = back_in_label % {"name": name}
             first = (
                 f'\n<form method="post" action="{sit_in}" hx-post="{sit_in}" hx-target="#game" '
                 f'hx-swap="outerHTML">{hidden}<button type="submit" class="small secondary" '
                 f'aria-label="{label}">{back_in}</button></form>\n'
             )
         elif p["can_go"]:
-            label = gettext("Sit out %(name)s") % {"name": name}
+            label = sit_out_label % {"name": name}
             first = (
                 f'\n<form method="post" action="{sit_out}" hx-post="{sit_out}" hx-target="#game" '
                 f'hx-swap="outerHTML">{hidden}<button type="submit" class="small secondary" '
                 f'aria-label="{label}">{sit_out_word}</button></form>\n'
             )
         if p["can_go"]:
-            label = gettext("Leave %(name)s") % {"name": name}
-            ask = gettext("%(name)s goes home for good? Their balance stays in the settlement.") % {
-                "name": name
-            }
-            yes = gettext("Yes, %(name)s leaves") % {"name": name}
+            label, ask, yes = (t % {"name": name} for t in (leave_label, goes_home, yes_leaves))
             second = (
                 f'\n<details class="confirm"><summary class="button small secondary" '
                 f'aria-label="{label}">{leave_word}</summary>\n'
@@ -393,12 +419,23 @@ def seating_items_html(players, urls, version, csrf_input):
     return mark_safe("".join(out))  # safe: every value in it is escaped
 
 
-def deal_head_html(row, can_edit, edit_url):
-    """A deal row's first box: its number, on the edit link an Edit link to it."""
+def with_deal_heads(rows, can_edit, edit_token):
+    """The history rows, each deal with its first box (`head_html`): its number,
+    on the edit link an Edit link to it. Laid out here, not in the template:
+    two {% url %} and a {% blocktranslate %} a row (bench/README.md)."""
+    edit_label = gettext("Edit deal %(n)s") if can_edit else ""
+    for row in rows:
+        if row["type"] == "deal":
+            url = cached_reverse("edit_deal", [edit_token, row["event_id"]]) if can_edit else ""
+            row["head_html"] = _deal_head_html(row, edit_label, url)
+    return rows
+
+
+def _deal_head_html(row, edit_label, edit_url):
     number = escape(str(row["number"]))
-    if can_edit:
+    if edit_label:
         url = escape(edit_url)
-        label = gettext("Edit deal %(n)s") % {"n": number}
+        label = edit_label % {"n": number}
         head = (
             f'<a class="change" href="{url}" hx-get="{url}" hx-target="#change-slot" '
             f'hx-swap="innerHTML show:#change-slot:top" aria-label="{label}">'

@@ -1,11 +1,11 @@
 """The game screen's per-player and per-row markup, laid out in Python.
 
 `{% load game_parts %}` in templates/tracker/game.html and deal_fields.html.
-Six players' Sit out and Leave forms, the deal form's six rows and the
-history's Edit links were most of a fresh edit-link render in the template
-engine (a {% blocktranslate %} and a {% url %} or two each; bench/README.md).
-These tags print the same HTML from tracker/scoreboard.py and tracker/forms.py,
-every value escaped there.
+Six players' Sit out and Leave forms and the deal form's six rows were most
+of a fresh edit-link render in the template engine (a {% blocktranslate %}
+and a {% url %} or two each; bench/README.md). These tags print the same
+HTML from tracker/scoreboard.py and tracker/forms.py, every value escaped
+there. (The history's Edit links: `scoreboard.with_deal_heads`.)
 """
 
 from django import template
@@ -27,18 +27,6 @@ def seating_items(context):
     urls = {name: cached_reverse(name, [token]) for name in ("sit_in", "sit_out", "leave")}
     players = context["seating"]["players"]
     return scoreboard.seating_items_html(players, urls, context["version"], _CSRF.render(context))
-
-
-@register.simple_tag(takes_context=True)
-def deal_head(context, row):
-    """A history deal row's number box, with its Edit link on the edit link."""
-    can_edit = context.get("can_edit")
-    url = (
-        cached_reverse("edit_deal", [context["game"].edit_token, row["event_id"]])
-        if can_edit
-        else ""
-    )
-    return scoreboard.deal_head_html(row, can_edit, url)
 
 
 @register.simple_tag(takes_context=True)
