@@ -621,6 +621,20 @@ class JoinEntry:
         """(name, label) of each seat a new player may sit after, in seat order."""
         return [(p.name, p.name) for p in self.state.players]
 
+    @property
+    def seat_options_html(self):
+        """The "Sits" choice's options after the first ("After Ravi", ...), the
+        chosen one selected: laid out here, a {% blocktranslate %} a seat."""
+        after = gettext("After %(label)s")
+        return mark_safe(  # safe: every value is escaped
+            "".join(
+                f'<option value="{conditional_escape(value)}"'
+                f"{' selected' if value == self.after else ''}>"
+                f"{after % {'label': conditional_escape(label)}}</option>\n"
+                for value, label in self.seats
+            )
+        )
+
     def event(self, check_name=True):
         """The join for the engine, or None with self.errors filled (a blank name)."""
         if check_name and not self.name.strip():

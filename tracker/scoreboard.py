@@ -46,6 +46,10 @@ def standings(state):
         line["classes"] = " ".join(classes)
         line["marks"] = _name_marks(line, state.finished, bool(state.winner))
         line["cells_html"] = _standing_cells_html(line["cells"])
+        line["row_html"] = mark_safe(  # safe: the classes are words, the rest escaped
+            f'\n<tr class="{escape(line["classes"])}">\n<th scope="row">{escape(p.name)}'
+            f"{line['marks']}</th>\n{line['cells_html']}\n</tr>\n"
+        )
         lines.append(line)
     return lines
 
@@ -356,7 +360,18 @@ def figure_plural(state):
 
 
 def settlement(state):
-    return [{"from": a, "to": b, "amount": money(amount)} for a, b, amount in state.settlement]
+    """Who pays whom, each with its line (`html`: "<strong>Asha</strong> pays
+    <strong>Ravi</strong> ₹120"), laid out here: a {% blocktranslate %} and a
+    money filter a payment were a fifth of the view link's board (bench/README.md)."""
+    line = gettext("<strong>%(payer)s</strong> pays <strong>%(payee)s</strong> %(amount)s")
+    pays = []
+    for payer, payee, amount in state.settlement:
+        amount = money(amount)
+        shown = format_money(amount, state.rules)
+        places = {"payer": escape(payer), "payee": escape(payee), "amount": escape(shown)}
+        html = mark_safe(line % places)  # safe: the translation is ours, every value escaped
+        pays.append({"from": payer, "to": payee, "amount": amount, "html": html})
+    return pays
 
 
 def figure_name(state):
