@@ -485,7 +485,7 @@ class DealEntry:
 
     def rows(self):
         """One row per player dealt in, for the template."""
-        buttons = [(word, gettext(label), value) for word, label, value in self.buttons()]
+        buttons = _chip_parts(self.buttons())
         out = []
         for p in self.playing:
             out.append(
@@ -505,19 +505,32 @@ class DealEntry:
         return self.spec.result_buttons(self.state.rules)
 
 
-def _word_chips(seat, kind, buttons):
+def _chip_parts(buttons):
+    """Each one-tap result's word and its markup after the checked mark, escaped
+    and translated once per form, not once a player."""
+    return [
+        (
+            word,
+            f'value="{escape(str(word))}"',
+            f"><span>{escape(gettext(label))}</span> <b>{escape(str(value))}</b></label>",
+        )
+        for word, label, value in buttons
+    ]
+
+
+def _word_chips(seat, kind, parts):
     """A player's one-tap results (First drop 20, ...), the chosen one checked.
 
     Built here rather than looped in the template: six players of four chips
     each were a third of the deal form's rendering time (bench/README.md).
+    `parts`: `_chip_parts` of the format's `result_buttons`.
     """
-    # Safe: the words, labels and values are escaped.
+    head = f'<label class="chip word"><input type="radio" name="r{int(seat)}" '
+    # Safe: the seat is a number, the words, labels and values escaped by _chip_parts.
     return mark_safe(
         "".join(
-            f'<label class="chip word"><input type="radio" name="r{int(seat)}" '
-            f'value="{escape(str(word))}"{" checked" if kind == word else ""}>'
-            f"<span>{escape(label)}</span> <b>{escape(str(value))}</b></label>"
-            for word, label, value in buttons
+            f"{head}{value}{' checked' if kind == word else ''}{tail}"
+            for word, value, tail in parts
         )
     )
 
