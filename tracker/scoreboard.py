@@ -211,19 +211,7 @@ def history(state, limit=None):
         }
         if row.type == "deal":
             entry["won_label"] = say(state.spec.won_label(row))
-            entry["cells"] = [
-                {
-                    "name": name,
-                    "won": name == row.winner,
-                    "played": name == row.winner or name in row.results,
-                    "result": result_text(row.results[name], say) if name in row.results else "",
-                    "points": row.points.get(name),
-                    "after": row.totals.get(name),  # None before a joiner sat down
-                    "out": name in row.went_out,
-                }
-                for name in names
-            ]
-            entry["cells_html"] = _cells_html(entry, badges)
+            entry["cells_html"] = _cells_html(row, names, entry["won_label"], say, badges)
         elif row.type == "join":
             if row.after:
                 seat = gettext("after %(name)s") % {"name": row.after}
@@ -258,33 +246,37 @@ def _deal_badges():
     return dealt, f'<span class="badge">{escape(out_word)}</span>'
 
 
-def _cells_html(entry, badges=None):
+def _cells_html(row, names, won_label, say=None, badges=None):
     """A deal row's boxes, one a player: the result, then the figure after it.
 
     Built here, not in the template: 6 players and 12 rows are 72 boxes, and
     the template engine took longer over them than everything else a fresh
-    scoreboard costs (bench/README.md).
+    scoreboard costs (bench/README.md). Straight from the engine's row, with
+    no box of dicts in between.
     """
     out = []
-    won_label = escape(str(entry["won_label"]))
+    won_label = escape(str(won_label))
     dealt, went_out = badges or _deal_badges()
-    for c in entry["cells"]:
-        if c["won"]:
+    results, totals, gone = row.results, row.totals, row.went_out
+    for name in names:
+        won = name == row.winner
+        played = won or name in results
+        is_out = name in gone
+        if won:
             shown = won_label
-        elif c["played"]:
-            shown = escape(str(c["result"]))
+        elif played:
+            shown = escape(str(result_text(results[name], say)))
         else:
             shown = "\u2013"  # an en dash: sat out
         css = " ".join(
-            k
-            for k, on in (("won", c["won"]), ("sat-out", not c["played"]), ("went-out", c["out"]))
-            if on
+            k for k, on in (("won", won), ("sat-out", not played), ("went-out", is_out)) if on
         )
-        after = "" if c["after"] is None else escape(str(c["after"]))
-        badges = (dealt if c["name"] == entry["dealer"] else "") + (went_out if c["out"] else "")
+        after = totals.get(name)  # None before a joiner sat down
+        after = "" if after is None else escape(str(after))
+        marks = (dealt if name == row.dealer else "") + (went_out if is_out else "")
         out.append(
             f'<td class="{css}"><span class="res">{shown}</span>'
-            f'<span class="after">{after}</span>{badges}</td>'
+            f'<span class="after">{after}</span>{marks}</td>'
         )
     return mark_safe("".join(out))  # safe: every value in it is escaped
 
