@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from . import i18n, rules
+from .urltag import cached_reverse
 
 # One tap picks the format: (key, label, format, fixed rules), from the registry.
 FORMAT_CHOICES = [
@@ -543,8 +544,6 @@ def deal_rows_html(entry, count_token=None):
     and a {% url %} a row were most of the deal form's rendering (bench/README.md).
     The words are the template's msgids, each value escaped as the template did.
     """
-    from .urltag import cached_reverse  # the reversed links of every render
-
     won, points = escape(gettext("Won")), escape(gettext("Points"))
     group_label, hidden_label = gettext("%(name)s's result"), gettext("%(name)s's %(noun)s")
     count_label = gettext("Count %(name)s's cards")
