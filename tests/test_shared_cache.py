@@ -228,6 +228,27 @@ def test_the_folder_cache_keeps_pages_in_memory_and_every_value_in_files(tmp_pat
     assert two.get("game-html:abc") is None
 
 
+def test_one_state_kept_under_both_links_is_compressed_once_and_read_by_either(
+    tmp_path, monkeypatch
+):
+    from tracker import cache as shared
+
+    made = []
+    compress = shared.zlib.compress
+    monkeypatch.setattr(shared.zlib, "compress", lambda *a: made.append(1) or compress(*a))
+    cache = shared.SharedFileCache(str(tmp_path), {"TIMEOUT": 60})
+    kept = b"the game and its state at revision 7" * 100
+    cache.set_many({"game-state:edit:7": kept, "game-state:view:7": kept})
+    assert len(made) == 1
+    other = shared.SharedFileCache(str(tmp_path), {"TIMEOUT": 60})  # another worker
+    assert other.get("game-state:edit:7") == kept
+    assert other.get("game-state:view:7") == kept
+    # A different value is compressed afresh, not mistaken for the last one.
+    cache.set("game-state:view:8", b"revision 8")
+    assert len(made) == 2
+    assert other.get("game-state:view:8") == b"revision 8"
+
+
 def test_a_full_folder_is_culled_now_and_then_not_on_every_write(tmp_path):
     from tracker.cache import SharedFileCache
 

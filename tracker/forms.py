@@ -8,10 +8,12 @@ they name, so the pages and the import command refuse with the same words.
 from decimal import Decimal, InvalidOperation
 from html import escape
 
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from . import i18n, rules
+from .urltag import cached_reverse
 
 # One tap picks the format: (key, label, format, fixed rules), from the registry.
 FORMAT_CHOICES = [
@@ -484,7 +486,7 @@ class DealEntry:
 
     def rows(self):
         """One row per player dealt in, for the template."""
-        buttons = self.buttons()
+        buttons = _chip_parts(self.buttons())
         out = []
         for p in self.playing:
             out.append(
@@ -504,21 +506,87 @@ class DealEntry:
         return self.spec.result_buttons(self.state.rules)
 
 
-def _word_chips(seat, kind, buttons):
+def _chip_parts(buttons):
+    """Each one-tap result's word and its markup after the checked mark, escaped
+    and translated once per form, not once a player."""
+    return [
+        (
+            word,
+            f'value="{escape(str(word))}"',
+            f"><span>{escape(gettext(label))}</span> <b>{escape(str(value))}</b></label>",
+        )
+        for word, label, value in buttons
+    ]
+
+
+def _word_chips(seat, kind, parts):
     """A player's one-tap results (First drop 20, ...), the chosen one checked.
 
     Built here rather than looped in the template: six players of four chips
     each were a third of the deal form's rendering time (bench/README.md).
+    `parts`: `_chip_parts` of the format's `result_buttons`.
     """
-    # Safe: the words, labels and values are escaped.
+    head = f'<label class="chip word"><input type="radio" name="r{int(seat)}" '
+    # Safe: the seat is a number, the words, labels and values escaped by _chip_parts.
     return mark_safe(
         "".join(
-            f'<label class="chip word"><input type="radio" name="r{int(seat)}" '
-            f'value="{escape(str(word))}"{" checked" if kind == word else ""}>'
-            f"<span>{escape(gettext(label))}</span> <b>{escape(str(value))}</b></label>"
-            for word, label, value in buttons
+            f"{head}{value}{' checked' if kind == word else ''}{tail}"
+            for word, value, tail in parts
         )
     )
+
+
+def deal_rows_html(entry, count_token=None):
+    """The deal form's rows, one a player dealt in: Won, the typed figure, the
+    word chips, "Count cards" (with the game's edit token) and the row's error.
+
+    Laid out here, not looped in deal_fields.html: three {% blocktranslate %}
+    and a {% url %} a row were most of the deal form's rendering (bench/README.md).
+    The words are the template's msgids, each value escaped as the template did.
+    """
+    won, points = escape(gettext("Won")), escape(gettext("Points"))
+    group_label, hidden_label = gettext("%(name)s's result"), gettext("%(name)s's %(noun)s")
+    count_label = gettext("Count %(name)s's cards")
+    noun = conditional_escape(entry.result_noun)
+    placeholder = conditional_escape(entry.placeholder)
+    typed_kind = escape(entry.typed_kind)
+    counts = count_token is not None and entry.calculator
+    out = []
+    for row in entry.rows():
+        p, error = row["player"], row["error"]
+        seat, name = int(p.seat), conditional_escape(p.name)
+        invalid = f' aria-invalid="true" aria-describedby="err-{seat}"' if error else ""
+        count = ""
+        if counts:
+            url = escape(cached_reverse("count_cards", [count_token, p.seat]))
+            label = count_label % {"name": name}
+            count = (
+                f'<a class="count" href="{url}" hx-get="{url}" hx-target="#calc-slot" '
+                f'hx-swap="innerHTML">{label}</a>'
+            )
+        shown_error = (
+            f'<p class="error" id="err-{seat}" role="alert">{conditional_escape(error)}</p>'
+            if error
+            else ""
+        )
+        group = group_label % {"name": name}
+        hidden = hidden_label % {"name": name, "noun": noun}
+        out.append(
+            f'\n<div class="deal-row{" has-error" if error else ""}">\n'
+            f'<label class="win"><input type="radio" name="winner" value="{seat}"'
+            f'{" checked" if row["won"] else ""}><span class="who">{name}</span>'
+            f'<span class="won-tag">{won}</span></label>\n'
+            f'<div class="result" role="group" aria-label="{group}">\n'
+            f'<label class="points"><span class="visually-hidden">{hidden}</span>'
+            f'<input name="p{seat}" value="{conditional_escape(row["typed"])}" inputmode="numeric" '
+            f'pattern="[0-9]*" maxlength="3" placeholder="{placeholder}" autocomplete="off"'
+            f"{invalid}></label>\n"
+            f'<label class="chip word hidden-radio"><input type="radio" name="r{seat}" '
+            f'value="{typed_kind}"{" checked" if row["kind"] == entry.typed_kind else ""}>'
+            f"<span>{points}</span></label>\n"
+            f"{row['chips']}\n</div>\n{count}\n{shown_error}\n</div>\n"
+        )
+    return mark_safe("".join(out))  # safe: every value in it is escaped
 
 
 def split_shares_typed(state, data):
@@ -564,6 +632,20 @@ class JoinEntry:
     def seats(self):
         """(name, label) of each seat a new player may sit after, in seat order."""
         return [(p.name, p.name) for p in self.state.players]
+
+    @property
+    def seat_options_html(self):
+        """The "Sits" choice's options after the first ("After Ravi", ...), the
+        chosen one selected: laid out here, a {% blocktranslate %} a seat."""
+        after = gettext("After %(label)s")
+        return mark_safe(  # safe: every value is escaped
+            "".join(
+                f'<option value="{conditional_escape(value)}"'
+                f"{' selected' if value == self.after else ''}>"
+                f"{after % {'label': conditional_escape(label)}}</option>\n"
+                for value, label in self.seats
+            )
+        )
 
     def event(self, check_name=True):
         """The join for the engine, or None with self.errors filled (a blank name)."""

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from .i18n import phrase
 from .rules import MAX_PLAYERS, RESULT_LABELS, money
 from .rules.money_format import format_money
+from .urltag import cached_reverse
 
 SHORT_RESULTS = dict(RESULT_LABELS)
 
@@ -45,6 +46,10 @@ def standings(state):
         line["classes"] = " ".join(classes)
         line["marks"] = _name_marks(line, state.finished, bool(state.winner))
         line["cells_html"] = _standing_cells_html(line["cells"])
+        line["row_html"] = mark_safe(  # safe: the classes are words, the rest escaped
+            f'\n<tr class="{escape(line["classes"])}">\n<th scope="row">{escape(p.name)}'
+            f"{line['marks']}</th>\n{line['cells_html']}\n</tr>\n"
+        )
         lines.append(line)
     return lines
 
@@ -158,10 +163,27 @@ def _cell(cell):
     return cell
 
 
-def result_text(result):
+def result_text(result, say=None):
     if isinstance(result, str):
-        return said(SHORT_RESULTS.get(result, result))
+        return (say or said)(SHORT_RESULTS.get(result, result))
     return str(result)
+
+
+def _said_once():
+    """`said`, each plain msgid looked up once: a render asks for the same
+    few words (First drop, Won, ...) dozens of times, and every gettext reads
+    the active language from a thread-local."""
+    memo = {}
+
+    def say(text):
+        if type(text) is not str:  # a Phrase with its places: looked up each time
+            return said(text)
+        found = memo.get(text)
+        if found is None:
+            found = memo[text] = said(text)
+        return found
+
+    return say
 
 
 RECENT = 12  # events the game screen lists; the rest are one tap away
@@ -171,6 +193,8 @@ def history(state, limit=None):
     """The events, newest first (the newest `limit` of them), with each
     player's result and figure after it."""
     names = [p.name for p in state.players]
+    say = _said_once()
+    badges = _deal_badges()
     rows = []
     for row in state.rows[-limit:] if limit else state.rows:
         entry = {
@@ -186,20 +210,8 @@ def history(state, limit=None):
             "went_out": row.went_out,
         }
         if row.type == "deal":
-            entry["won_label"] = said(state.spec.won_label(row))
-            entry["cells"] = [
-                {
-                    "name": name,
-                    "won": name == row.winner,
-                    "played": name == row.winner or name in row.results,
-                    "result": result_text(row.results[name]) if name in row.results else "",
-                    "points": row.points.get(name),
-                    "after": row.totals.get(name),  # None before a joiner sat down
-                    "out": name in row.went_out,
-                }
-                for name in names
-            ]
-            entry["cells_html"] = _cells_html(entry)
+            entry["won_label"] = say(state.spec.won_label(row))
+            entry["cells_html"] = _cells_html(row, names, entry["won_label"], say, badges)
         elif row.type == "join":
             if row.after:
                 seat = gettext("after %(name)s") % {"name": row.after}
@@ -231,35 +243,44 @@ def deal_summary(state, row):
     }
 
 
-def _cells_html(entry):
+def _deal_badges():
+    """The dealer's and the went-out badge of a history box, in the reader's language."""
+    dealt_word, dealt_letter, out_word = gettext("dealt"), gettext("D"), gettext("Out")
+    dealt = f'<span class="badge dealer" title="{escape(dealt_word)}">{escape(dealt_letter)}</span>'
+    return dealt, f'<span class="badge">{escape(out_word)}</span>'
+
+
+def _cells_html(row, names, won_label, say=None, badges=None):
     """A deal row's boxes, one a player: the result, then the figure after it.
 
     Built here, not in the template: 6 players and 12 rows are 72 boxes, and
     the template engine took longer over them than everything else a fresh
-    scoreboard costs (bench/README.md).
+    scoreboard costs (bench/README.md). Straight from the engine's row, with
+    no box of dicts in between.
     """
     out = []
-    won_label = escape(str(entry["won_label"]))
-    dealt_word, dealt_letter, out_word = gettext("dealt"), gettext("D"), gettext("Out")
-    dealt = f'<span class="badge dealer" title="{escape(dealt_word)}">{escape(dealt_letter)}</span>'
-    went_out = f'<span class="badge">{escape(out_word)}</span>'
-    for c in entry["cells"]:
-        if c["won"]:
+    won_label = escape(str(won_label))
+    dealt, went_out = badges or _deal_badges()
+    results, totals, gone = row.results, row.totals, row.went_out
+    for name in names:
+        won = name == row.winner
+        played = won or name in results
+        is_out = name in gone
+        if won:
             shown = won_label
-        elif c["played"]:
-            shown = escape(str(c["result"]))
+        elif played:
+            shown = escape(str(result_text(results[name], say)))
         else:
             shown = "\u2013"  # an en dash: sat out
         css = " ".join(
-            k
-            for k, on in (("won", c["won"]), ("sat-out", not c["played"]), ("went-out", c["out"]))
-            if on
+            k for k, on in (("won", won), ("sat-out", not played), ("went-out", is_out)) if on
         )
-        after = "" if c["after"] is None else escape(str(c["after"]))
-        badges = (dealt if c["name"] == entry["dealer"] else "") + (went_out if c["out"] else "")
+        after = totals.get(name)  # None before a joiner sat down
+        after = "" if after is None else escape(str(after))
+        marks = (dealt if name == row.dealer else "") + (went_out if is_out else "")
         out.append(
             f'<td class="{css}"><span class="res">{shown}</span>'
-            f'<span class="after">{after}</span>{badges}</td>'
+            f'<span class="after">{after}</span>{marks}</td>'
         )
     return mark_safe("".join(out))  # safe: every value in it is escaped
 
@@ -335,8 +356,103 @@ def figure_plural(state):
 
 
 def settlement(state):
-    return [{"from": a, "to": b, "amount": money(amount)} for a, b, amount in state.settlement]
+    """Who pays whom, each with its line (`html`: "<strong>Asha</strong> pays
+    <strong>Ravi</strong> ₹120"), laid out here: a {% blocktranslate %} and a
+    money filter a payment were a fifth of the view link's board (bench/README.md)."""
+    line = gettext("<strong>%(payer)s</strong> pays <strong>%(payee)s</strong> %(amount)s")
+    pays = []
+    for payer, payee, amount in state.settlement:
+        amount = money(amount)
+        shown = format_money(amount, state.rules)
+        places = {"payer": escape(payer), "payee": escape(payee), "amount": escape(shown)}
+        html = mark_safe(line % places)  # safe: the translation is ours, every value escaped
+        pays.append({"from": payer, "to": payee, "amount": amount, "html": html})
+    return pays
 
 
 def figure_name(state):
     return gettext(state.spec.figure_name)
+
+
+def seating_items_html(players, urls, version, csrf_input):
+    """The "Who plays the next deal" list's items: per player a Sit out (or
+    Back in) form and a Leave form, each with its CSRF token and version.
+
+    Laid out here, not looped in the template: six players' forms were the
+    most of the edit board's rendering, a {% blocktranslate %} each
+    (bench/README.md). The words are the template's msgids, each value escaped
+    as {% blocktranslate %} escapes it.
+    """
+    version = escape(str(version))
+    sit_in, sit_out, leave = (escape(urls[k]) for k in ("sit_in", "sit_out", "leave"))
+    away_badge = f' <span class="badge">{escape(gettext("Sits out"))}</span>'
+    back_in, sit_out_word, leave_word = (
+        escape(gettext("Back in")),
+        escape(gettext("Sit out")),
+        escape(gettext("Leave")),
+    )
+    back_in_label, sit_out_label = gettext("Back in %(name)s"), gettext("Sit out %(name)s")
+    leave_label, yes_leaves = gettext("Leave %(name)s"), gettext("Yes, %(name)s leaves")
+    goes_home = gettext("%(name)s goes home for good? Their balance stays in the settlement.")
+    out = []
+    for p in players:
+        name = escape(p["name"])
+        hidden = (
+            f'{csrf_input}<input type="hidden" name="version" value="{version}">'
+            f'<input type="hidden" name="player" value="{name}">'
+        )
+        first = second = ""
+        if p["away"]:
+            label = back_in_label % {"name": name}
+            first = (
+                f'\n<form method="post" action="{sit_in}" hx-post="{sit_in}" hx-target="#game" '
+                f'hx-swap="outerHTML">{hidden}<button type="submit" class="small secondary" '
+                f'aria-label="{label}">{back_in}</button></form>\n'
+            )
+        elif p["can_go"]:
+            label = sit_out_label % {"name": name}
+            first = (
+                f'\n<form method="post" action="{sit_out}" hx-post="{sit_out}" hx-target="#game" '
+                f'hx-swap="outerHTML">{hidden}<button type="submit" class="small secondary" '
+                f'aria-label="{label}">{sit_out_word}</button></form>\n'
+            )
+        if p["can_go"]:
+            label, ask, yes = (t % {"name": name} for t in (leave_label, goes_home, yes_leaves))
+            second = (
+                f'\n<details class="confirm"><summary class="button small secondary" '
+                f'aria-label="{label}">{leave_word}</summary>\n'
+                f'<form method="post" action="{leave}" hx-post="{leave}" hx-target="#game" '
+                f'hx-swap="outerHTML">{hidden}<p>{ask}</p><button type="submit" '
+                f'class="danger small">{yes}</button></form>\n</details>\n'
+            )
+        badge = away_badge if p["away"] else ""
+        out.append(f'\n<li>\n<span class="who">{name}{badge}</span>\n{first}\n{second}\n</li>\n')
+    return mark_safe("".join(out))  # safe: every value in it is escaped
+
+
+def with_deal_heads(rows, can_edit, edit_token):
+    """The history rows, each deal with its first box (`head_html`): its number,
+    on the edit link an Edit link to it. Laid out here, not in the template:
+    two {% url %} and a {% blocktranslate %} a row (bench/README.md)."""
+    edit_label = gettext("Edit deal %(n)s") if can_edit else ""
+    for row in rows:
+        if row["type"] == "deal":
+            url = cached_reverse("edit_deal", [edit_token, row["event_id"]]) if can_edit else ""
+            row["head_html"] = _deal_head_html(row, edit_label, url)
+    return rows
+
+
+def _deal_head_html(row, edit_label, edit_url):
+    number = escape(str(row["number"]))
+    if edit_label:
+        url = escape(edit_url)
+        label = edit_label % {"n": number}
+        head = (
+            f'<a class="change" href="{url}" hx-get="{url}" hx-target="#change-slot" '
+            f'hx-swap="innerHTML show:#change-slot:top" aria-label="{label}">'
+            f'{number} <span aria-hidden="true">\u270e</span></a>'
+        )
+    else:
+        head = number
+    tie = "<small>tie</small>" if row["tie_breaker"] else ""
+    return mark_safe(f'<th scope="row" class="change-col">{head}{tie}</th>')

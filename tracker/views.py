@@ -165,7 +165,9 @@ def _game_context(game, state, can_edit, entry=None, all_events=False, join_entr
         "entry": entry,
         "version": game.revision,
         "standings": scoreboard.standings(state),
-        "history": _with_ids(game, state, scoreboard.history(state, limit)),
+        "history": scoreboard.with_deal_heads(
+            _with_ids(game, state, scoreboard.history(state, limit)), can_edit, game.edit_token
+        ),
         "events_hidden": max(0, len(state.rows) - limit) if limit else 0,
         "all_events": all_events,
         "banner": scoreboard.banner(state),
