@@ -201,6 +201,21 @@ def test_engine_refusals_are_shown_in_hindi_on_the_deal_form():
     assert game.events.count() == 0
 
 
+def test_the_must_play_warning_is_in_hindi():
+    client = hindi()
+    game = new_game(client, players=PLAYERS)
+    post_deal(client, game, "Asha", Ravi=80, Meena=10, Kiran=10)
+    post_deal(client, game, "Asha", Ravi=4, Meena=10, Kiran=10)  # Ravi 84, no drop left
+    response = post_deal(client, game, "Asha", Ravi="first_drop", Meena=10, Kiran=10)
+    assert response.status_code == 422
+    page = text(response)
+    # 84 + 20 = 104, past 101: the drop would put Ravi out.
+    assert "Ravi का कोई ड्रॉप नहीं बचा (खेलना ही होगा): ड्रॉप से Ravi बाहर हो जाएगा" in page
+    assert "(84 + 20 = 104 ≥ 101)" in page
+    assert "no drops left" not in page
+    assert game.events.count() == 2
+
+
 def test_a_refusal_that_names_a_reason_translates_the_reason_too():
     with translation.override("hi"):
         state = rules.replay("pool", {"pool_limit": 101}, ["Asha", "Ravi"], [])

@@ -456,7 +456,7 @@ class DealEntry:
         for name, result in results.items():
             warning = self.spec.drop_warning(self.state, self.state.player(name), result)
             if warning:
-                self.warnings.append(warning)
+                self.warnings.append(i18n.phrase(warning))
         if self.warnings and not self.confirmed:
             return None
         event = {"type": "deal", "winner": winner.name, "results": results}

@@ -163,9 +163,18 @@ class Pool(Thirteen):
             # No drops left by the most-drops limit, not the total: check_drop refuses
             # the drop itself (the deal form checks each result before it warns).
             return None
-        return (
-            f"{player.name} has no drops left (must play): a drop puts {player.name} out "
-            f"({player.total} + {value} = {after} ≥ {limit}). Save again to give the drop."
+        return Phrase(
+            N_(
+                "%(name)s has no drops left (must play): a drop puts %(name)s out "
+                "(%(total)s + %(value)s = %(after)s ≥ %(limit)s). Save again to give the drop."
+            ),
+            {
+                "name": player.name,
+                "total": player.total,
+                "value": value,
+                "after": after,
+                "limit": limit,
+            },
         )
 
     def why_out(self, state, player):
