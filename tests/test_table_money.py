@@ -79,3 +79,11 @@ def test_a_table_playing_for_nothing_shows_plain_figures():
     assert "₹" not in page
     svg = client.get(f"/t/{table.edit_token}/money.svg").content.decode()
     assert "₹" not in svg
+
+
+def test_the_game_list_names_a_points_game_by_its_rupees_a_point():
+    client = Client()
+    table = lakh_table(client, point_value="1250", money_unit="1")
+    page = text(client.get(table.get_absolute_url()))
+    assert "Points at ₹1,250" in page
+    assert "Points at 1250" not in page

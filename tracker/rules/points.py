@@ -57,7 +57,8 @@ class Points(Thirteen):
         return "Points rummy"
 
     def listing_label(self, rules):
-        return Phrase(N_("Points at %(value)s"), {"value": rules["point_value"]})
+        value = format_money(rules["point_value"], rules)
+        return Phrase(N_("Points at %(value)s"), {"value": value})
 
     def not_playing_for(self, state, player):
         return N_("has left") if player.status == "left" else N_("sits out")
