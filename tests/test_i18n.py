@@ -514,3 +514,54 @@ def test_a_deal_posted_after_the_game_ended_is_refused_in_hindi():
     english = post_deal(Client(), game, "Ravi", Asha=5)
     assert "The game is over: no more deals." in text(english)
     assert game.events.count() == 2
+
+
+# ------------------------------------------------------------ refused forms, in Hindi
+
+
+def refused_forms(client):
+    """A refused post to every form a family fills in, each with a few mistakes."""
+    from .test_tables import make_table, version
+
+    game = new_game(client, players=PLAYERS)
+    post_deal(client, game, "Asha", Ravi=30, Meena=10, Kiran=10)
+    three = new_game(client, players=PLAYERS[:3])
+    post_deal(client, three, "Asha", Ravi=30, Meena=10)
+    table = make_table(client, members=PLAYERS)
+    deal = game.events.get().serial
+    v = str(Game.objects.get(pk=game.pk).revision)
+    return [
+        ("/new/", {"format": "pool-101", "rules_for": "pool-101", "player": ["Asha", "Asha"]}),
+        (
+            "/new/",
+            {"format": "pool-101", "rules_for": "pool-101", "player": ["", ""], "rules_shown": "1"}
+            | {"entry_fee": "lots", "first_drop": "-3"},
+        ),
+        (f"/g/{game.edit_token}/deal/", {"version": v, "winner": "", "r1": "points", "p1": "x"}),
+        (f"/g/{game.edit_token}/event/{deal}/", {"version": v, "winner": "0", "p1": "999"}),
+        (f"/g/{game.edit_token}/join/", {"version": v, "name": "Asha"}),
+        (f"/g/{game.edit_token}/split/", {"version": v, "confirm": "1"}),  # 4 still in
+        (
+            f"/g/{three.edit_token}/split/",
+            {"version": str(Game.objects.get(pk=three.pk).revision), "confirm": "1"}
+            | {"method": "custom", "s0": "-5", "s1": "lots"},
+        ),
+        ("/tables/new/", {"name": "", "members": "Asha\nAsha"}),
+        (f"/t/{table.edit_token}/members/", {"version": version(table), "name": "Asha"}),
+        (f"/t/{table.edit_token}/new/", {"version": version(table), "format": "pool-101"}),
+    ]
+
+
+def test_refused_forms_say_what_was_wrong_in_hindi():
+    client = hindi()
+    problems = []
+    for url, data in refused_forms(client):
+        response = client.post(url, data, follow=True)
+        assert response.redirect_chain or response.status_code in (400, 409, 422), url
+        assert response.status_code != 500, url
+        page = response.content.decode()
+        assert lang_of(response) == "hi", url
+        left = untranslated(page, (*PLAYERS, "Pool 101", "Nani's table"))
+        if left:
+            problems.append(f"POST {url} {data}:\n  " + "\n  ".join(left))
+    assert not problems, "English left on refused Hindi forms:\n" + "\n".join(problems)

@@ -254,9 +254,9 @@ class NewGame:
         last = max((i for i, n in enumerate(names) if n), default=-1)
         for i, n in enumerate(names[:last]):
             if not n:
-                self.errors[f"player-{i}"] = (
-                    f"Seat {i + 1} has no name: type one, or remove the seat with ✕"
-                )
+                self.errors[f"player-{i}"] = gettext(
+                    "Seat %(n)s has no name: type one, or remove the seat with ✕"
+                ) % {"n": i + 1}
         dealer_name = names[self.dealer] if 0 <= self.dealer < len(names) else ""
         named = [n for n in names if n]
         return named, dealer_name if dealer_name else (named[0] if named else None)
@@ -423,7 +423,7 @@ class DealEntry:
         by_seat = {str(p.seat): p for p in self.playing}
         winner = by_seat.get(self.winner)
         if winner is None and "winner" not in self.errors:
-            self.errors["winner"] = "Tap the player who won the deal"
+            self.errors["winner"] = gettext("Tap the player who won the deal")
         results = {}
         for p in self.playing:
             if p is winner or p.seat in self.errors:

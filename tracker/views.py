@@ -754,7 +754,7 @@ def split(request, token):
         if stale or (confirmed and not _still_at(game, version)):
             return _stale(request, game, version)
         if request.method == "POST":
-            refusal = rules.RuleError("a split needs two or three players still in")
+            refusal = rules.RuleError(gettext_noop("a split needs two or three players still in"))
             return _refused(request, game, refusal)
         raise Http404("This game cannot be split now.")
     data = request.POST if request.method == "POST" else request.GET
@@ -772,7 +772,7 @@ def split(request, token):
     if error is not None and error.player and method == "custom":
         share_errors.setdefault(error.player, i18n.sentence(error))
     if share_errors:  # each share's refusal is beside its box
-        error = rules.RuleError("check the shares marked above", field="shares")
+        error = rules.RuleError(gettext_noop("check the shares marked above"), field="shares")
     if confirmed and not stale and error is None:
         event = {"type": "split", "method": method}
         if method == "custom":

@@ -269,14 +269,20 @@ def _join(state, event):
     for p in state.players:
         if p.name.casefold() == name.casefold():
             raise RuleError(
-                f"{name} cannot join: {p.name} is already seated in this game, "
-                "so the new player needs another name",
+                N_(
+                    "%(name)s cannot join: %(seated)s is already seated in this game, "
+                    "so the new player needs another name"
+                ),
+                params={"name": name, "seated": p.name},
                 field="player",
             )
     if len(state.players) >= MAX_PLAYERS:
         raise RuleError(
-            f"{name} cannot join: a game has at most {MAX_PLAYERS} players, "
-            "those who are out or gone included",
+            N_(
+                "%(name)s cannot join: a game has at most %(most)s players, "
+                "those who are out or gone included"
+            ),
+            params={"name": name, "most": MAX_PLAYERS},
             field="player",
         )
     after = event.get("after")
