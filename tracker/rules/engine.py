@@ -40,7 +40,11 @@ def normalize_rules(fmt, rules=None):
     Returns a new dict in document order; raises RuleError naming the rule.
     """
     spec = spec_of(fmt)
-    rules = dict(rules or {})
+    if rules is None:
+        rules = {}
+    if not isinstance(rules, dict):
+        raise RuleError(N_("rules must be an object"), field="rules")
+    rules = dict(rules)
     allowed = set(spec.rule_keys) | (set(CARD_RULES) if spec.calculator else set())
     unknown = sorted(set(rules) - allowed, key=str)
     if unknown:
