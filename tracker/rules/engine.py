@@ -199,7 +199,6 @@ def _deal(state, event):
     )
     state.last_dealer = state.player(dealer).seat
     state.deals_played = number
-    state.rejoined_this_break = set()
     spec.score_deal(state, row, winner)
     spec.after_deal(state, row)
     return row
@@ -224,7 +223,6 @@ def _rejoin(state, event):
     p.status = "in"
     p.rejoins += 1
     p.drops_taken = 0
-    state.rejoined_this_break.add(name)
     return Row(index=0, type="rejoin", player=name, start_total=start)
 
 
@@ -233,7 +231,6 @@ def _split(state, event):
     method = event.get("method", "drops")
     shares = state.split_shares(method, event.get("shares"))
     state.split = shares
-    state.split_method = method
     state.status = "finished"
     return Row(index=0, type="split", shares=dict(shares), results={"method": method})
 
@@ -244,7 +241,6 @@ def _end(state, event):
         raise RuleError(N_("only a points session is ended by the family"), field="type")
     if state.finished:
         raise RuleError(N_("the session has already ended"), field="type")
-    state.ended = True
     state.status = "finished"
     return Row(index=0, type="end")
 
