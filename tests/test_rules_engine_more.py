@@ -88,6 +88,30 @@ def test_the_table_rules_given_are_not_changed_by_filling_in_defaults():
     assert given == {"point_value": "2"}
 
 
+def test_every_table_rule_has_a_name_a_family_reads():
+    # A refusal names the rule in words, never by its key with underscores.
+    keys = set(rules.CARD_RULES)
+    for spec in rules.FORMATS.values():
+        keys |= set(spec.rule_keys)
+    assert all("_" not in rules.RULE_LABELS[key] for key in keys)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "table", "said"),
+    [
+        ("points", {"point_value": "-1"}, "rules.point_value: point value must not be negative"),
+        ("pool", {"max_drops": -1}, "rules.max_drops: most drops must not be negative"),
+        ("pool", {"rejoin": "yes"}, "rules.rejoin: rejoin must be true or false"),
+        ("points", {"ace_value": 5}, "rules.ace_value: ace value must be 10 or 1"),
+        ("points", {"first_drop": "x"}, "rules.first_drop: first drop must be a whole number"),
+    ],
+)
+def test_a_table_rule_out_of_range_is_refused_by_its_name(fmt, table, said):
+    with pytest.raises(RuleError) as caught:
+        rules.normalize_rules(fmt, table)
+    assert str(caught.value) == said
+
+
 @pytest.mark.parametrize("fmt", [None, 7, "rummy", ""])
 def test_an_unknown_format_is_refused(fmt):
     with pytest.raises(RuleError) as caught:
