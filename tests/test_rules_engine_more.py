@@ -348,3 +348,23 @@ def test_pool_has_no_sit_outs_and_says_so(kind):
         f"history[0] ({kind}): type: "
         "players sit out, come back in and leave only in points, not in pool"
     )
+
+
+# ------------------------------------------------------------ names in a sentence
+
+
+def test_names_in_a_sentence_are_joined_with_and_for_the_translation():
+    # The deal form and the tie-breaker note: "Asha and Ravi are level ...".
+    assert rules.table.and_list([]) == ""
+    assert rules.table.and_list(["Asha"]) == "Asha"
+    two = rules.table.and_list(["Asha", "Ravi"])
+    assert (two, two.template, two.params) == (
+        "Asha and Ravi",
+        "%(first)s and %(last)s",
+        {"first": "Asha", "last": "Ravi"},
+    )
+    three = rules.table.and_list(["Asha", "Ravi", "Meena"])
+    assert (three, three.params) == (
+        "Asha and Ravi and Meena",
+        {"first": "Asha and Ravi", "last": "Meena"},
+    )

@@ -215,7 +215,6 @@ def _rejoin(state, event):
             N_("%(name)s cannot rejoin: %(why)s"),
             params={"name": name, "why": Phrase(why)},
             field="player",
-            player=None,
         )
     p = state.player(name)
     start = state.rejoin_total()
@@ -300,7 +299,6 @@ def _join(state, event):
         p.seat = seat
     if dealer is not None:
         state.last_dealer = state.player(dealer).seat
-    spec.joined(state, state.player(name))
     return Row(index=0, type="join", player=name, after=after, start_total=start)
 
 
