@@ -368,3 +368,13 @@ def test_names_in_a_sentence_are_joined_with_and_for_the_translation():
         "Asha and Ravi and Meena",
         {"first": "Asha and Ravi", "last": "Meena"},
     )
+
+
+def test_a_refusal_keeps_its_words_and_the_names_apart_for_the_translation():
+    # The Hindi page translates the words and puts the name back in its place.
+    error = refused("points", ["A", "B"], [deal("Zed", A=5)])
+    assert (error.template, error.params, error.message) == (
+        "%(name)s is not at this table",
+        {"name": "Zed"},
+        "Zed is not at this table",
+    )
