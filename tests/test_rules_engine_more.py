@@ -112,7 +112,7 @@ def test_a_table_rule_out_of_range_is_refused_by_its_name(fmt, table, said):
     assert str(caught.value) == said
 
 
-@pytest.mark.parametrize("fmt", [None, 7, "rummy", ""])
+@pytest.mark.parametrize("fmt", [None, 7, "rummy", "", ["pool"], {"format": "pool"}])
 def test_an_unknown_format_is_refused(fmt):
     with pytest.raises(RuleError) as caught:
         rules.normalize_rules(fmt, {})
