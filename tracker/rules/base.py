@@ -114,9 +114,6 @@ class Format:
         """The total a joiner starts at."""
         return 0
 
-    def joined(self, state, player):
-        """Set up a joiner's figures (balance, chips) once seated."""
-
     def figure(self, state, player):
         """The figure the history table and chart show after an event."""
         return player.total

@@ -40,7 +40,11 @@ def normalize_rules(fmt, rules=None):
     Returns a new dict in document order; raises RuleError naming the rule.
     """
     spec = spec_of(fmt)
-    rules = dict(rules or {})
+    if rules is None:
+        rules = {}
+    if not isinstance(rules, dict):
+        raise RuleError(N_("rules must be an object"), field="rules")
+    rules = dict(rules)
     allowed = set(spec.rule_keys) | (set(CARD_RULES) if spec.calculator else set())
     unknown = sorted(set(rules) - allowed, key=str)
     if unknown:
@@ -195,7 +199,6 @@ def _deal(state, event):
     )
     state.last_dealer = state.player(dealer).seat
     state.deals_played = number
-    state.rejoined_this_break = set()
     spec.score_deal(state, row, winner)
     spec.after_deal(state, row)
     return row
@@ -212,7 +215,6 @@ def _rejoin(state, event):
             N_("%(name)s cannot rejoin: %(why)s"),
             params={"name": name, "why": Phrase(why)},
             field="player",
-            player=None,
         )
     p = state.player(name)
     start = state.rejoin_total()
@@ -220,7 +222,6 @@ def _rejoin(state, event):
     p.status = "in"
     p.rejoins += 1
     p.drops_taken = 0
-    state.rejoined_this_break.add(name)
     return Row(index=0, type="rejoin", player=name, start_total=start)
 
 
@@ -229,7 +230,6 @@ def _split(state, event):
     method = event.get("method", "drops")
     shares = state.split_shares(method, event.get("shares"))
     state.split = shares
-    state.split_method = method
     state.status = "finished"
     return Row(index=0, type="split", shares=dict(shares), results={"method": method})
 
@@ -240,7 +240,6 @@ def _end(state, event):
         raise RuleError(N_("only a points session is ended by the family"), field="type")
     if state.finished:
         raise RuleError(N_("the session has already ended"), field="type")
-    state.ended = True
     state.status = "finished"
     return Row(index=0, type="end")
 
@@ -306,7 +305,6 @@ def _join(state, event):
         p.seat = seat
     if dealer is not None:
         state.last_dealer = state.player(dealer).seat
-    spec.joined(state, state.player(name))
     return Row(index=0, type="join", player=name, after=after, start_total=start)
 
 

@@ -75,7 +75,7 @@ class Points(Thirteen):
 
     def leaders(self, state):
         best = max(p.balance for p in state.players)
-        if best == 0 and all(p.balance == 0 for p in state.players):
+        if best == 0:  # balances add up to 0: a best of 0 is everybody at 0, nobody ahead
             return []
         return [p.name for p in state.players if p.balance == best]
 

@@ -60,13 +60,10 @@ class GameState:
     winner: str | None = None
     deals_played: int = 0
     split: dict | None = None  # name -> Decimal share, once split
-    split_method: str | None = None
-    ended: bool = False
     tie_breaker: bool = False
     level: list = field(default_factory=list)  # basic: who plays the tie-breaker
     rows: list = field(default_factory=list)
     last_dealer: int | None = None  # seat index of the last deal's dealer
-    rejoined_this_break: set = field(default_factory=set)
     in_after_last_deal: list = field(default_factory=list)
 
     # -- lookups

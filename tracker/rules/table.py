@@ -111,7 +111,7 @@ class RuleError(ValueError):
 
 
 def label_of(key):
-    return Phrase(RULE_LABELS.get(key, key.replace("_", " ")))
+    return Phrase(RULE_LABELS[key])  # every rule of every format has its label
 
 
 def whole(rules, key, low=None, high=None, nullable=False):
