@@ -80,8 +80,8 @@ class Format:
         return self.label
 
     def listing_label(self, rules):
-        """The format in a list of games: "Pool 101", "Deals, best of 3"."""
-        return self.default_name(rules)
+        """The format in a list of games: "Pool 101", "Deals, best of 3" (each format words it)."""
+        raise NotImplementedError
 
     # -- replaying
 
