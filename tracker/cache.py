@@ -30,16 +30,18 @@ class SharedFileCache(FileBasedCache):
 
     Django lists the whole folder before every write to see whether it is
     full; here that is done on about one write in CULL_EVERY (the folder may
-    then run over MAX_ENTRIES by a few files for a moment). Pages (str) are
-    written as a plain pickle, other values compressed at zlib's fastest
-    level (`_packed`). A write is one file made, written and renamed, with
-    nothing around it (`set`). And the pages a worker read or wrote last are also kept in its memory
+    then run over MAX_ENTRIES by a few files for a moment). Pages and small
+    values are written as a plain pickle; only values of COMPRESS_FROM bytes
+    or more are compressed, at zlib's fastest level (`_packed`). A write is
+    one file made, written and renamed, with nothing around it (`set`). And
+    the pages a worker read or wrote last are also kept in its memory
     (LOCAL_PAGES of them): a page is keyed by its revision and never changes,
     so a copy cannot go stale, and a poll that finds it reads no file.
     """
 
     CULL_EVERY = 64
     LOCAL_PAGES = 256
+    COMPRESS_FROM = 64 * 1024
     _missing = object()
 
     def __init__(self, dir, params):
@@ -109,22 +111,26 @@ class SharedFileCache(FileBasedCache):
             super()._cull()
 
     def _packed(self, value):
-        """The value pickled, and compressed unless it is a page (a str).
+        """The value pickled, and compressed only if it is large.
 
-        Compressing a page cost more than writing it: zlib took 0.1 to 0.3 ms of
-        a 10 to 33 KB page, most of the page write, and reading it back paid
-        the decompression. A pickle starts with 0x80 and a zlib stream with
-        0x78, so `_unpacked` tells the two apart (and reads older files).
-        The same bytes written again at once are compressed once: about 2 ms
-        of a 1,000-deal state."""
+        Compressing cost more CPU than writing the bytes it saved: zlib took
+        0.1 to 0.3 ms of a 10 to 33 KB page (most of the page write) and 0.15 ms
+        of a 50-deal state (10 KB, in every save), and each read paid the
+        decompression. Pages (str) are never compressed; other values from
+        COMPRESS_FROM bytes up (a state of several hundred deals), so the
+        folder stays small. A pickle starts with 0x80 and a zlib stream with
+        0x78: `_unpacked` tells the two apart (and reads older files).
+        The same large bytes written again at once are compressed once."""
         if isinstance(value, str):
             return pickle.dumps(value, self.pickle_protocol)
         last, packed = self._last_packed
         if value is last:
             return packed
-        packed = zlib.compress(pickle.dumps(value, self.pickle_protocol), 1)
-        if isinstance(value, bytes):  # never changed in place
-            self._last_packed = (value, packed)
+        packed = pickle.dumps(value, self.pickle_protocol)
+        if len(packed) >= self.COMPRESS_FROM:
+            packed = zlib.compress(packed, 1)
+            if isinstance(value, bytes):  # never changed in place
+                self._last_packed = (value, packed)
         return packed
 
     @staticmethod
