@@ -123,6 +123,25 @@ def test_a_cached_game_page_is_not_shown_in_the_other_language(client):
     assert "रमी स्कोर" in text(hindi_page) and "रमी स्कोर" not in text(english)
 
 
+def test_the_words_worked_out_once_follow_each_readers_language(client):
+    # {% translate %} of a fixed word is looked up once per language (tracker/templatetags/once.py):
+    # English, then Hindi, then English again, each reader gets its own words.
+    game = new_game(client)
+    post_deal(client, game, "Asha", Ravi=20, Meena=30, Kiran=40)
+    watch = f"/w/{game.view_token}/live/"
+    for language, words, not_words in (
+        ("en", ["Scores", "Player", "Deals", "Rummy score"], ["स्कोर", "खिलाड़ी", "डील्स"]),
+        ("hi", ["स्कोर", "खिलाड़ी", "डील्स", "रमी स्कोर"], ["Scores", "Rummy score"]),
+        ("en", ["Scores", "Player", "Deals", "Rummy score"], ["स्कोर", "खिलाड़ी", "डील्स"]),
+    ):
+        page = client.get(game.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language)
+        board = client.get(watch, HTTP_ACCEPT_LANGUAGE=language, HTTP_HX_REQUEST="true")
+        for response, shown_words in ((page, words), (board, words[:3])):
+            shown = response.content.decode()
+            assert all(word in shown for word in shown_words), (language, shown_words)
+            assert not any(word in shown for word in not_words), (language, not_words)
+
+
 # ------------------------------------------------------------ the catalogue
 
 

@@ -228,7 +228,7 @@ def test_the_folder_cache_keeps_pages_in_memory_and_every_value_in_files(tmp_pat
     assert two.get("game-html:abc") is None
 
 
-def test_one_state_kept_under_both_links_is_compressed_once_and_read_by_either(
+def test_one_large_state_kept_under_both_links_is_compressed_once_and_read_by_either(
     tmp_path, monkeypatch
 ):
     from tracker import cache as shared
@@ -237,16 +237,46 @@ def test_one_state_kept_under_both_links_is_compressed_once_and_read_by_either(
     compress = shared.zlib.compress
     monkeypatch.setattr(shared.zlib, "compress", lambda *a: made.append(1) or compress(*a))
     cache = shared.SharedFileCache(str(tmp_path), {"TIMEOUT": 60})
-    kept = b"the game and its state at revision 7" * 100
+    kept = b"the game and its state at revision 7" * 3000  # 108 KB: a long game
     cache.set_many({"game-state:edit:7": kept, "game-state:view:7": kept})
     assert len(made) == 1
     other = shared.SharedFileCache(str(tmp_path), {"TIMEOUT": 60})  # another worker
     assert other.get("game-state:edit:7") == kept
     assert other.get("game-state:view:7") == kept
     # A different value is compressed afresh, not mistaken for the last one.
-    cache.set("game-state:view:8", b"revision 8")
+    cache.set("game-state:view:8", b"revision 8" * 10000)
     assert len(made) == 2
-    assert other.get("game-state:view:8") == b"revision 8"
+    assert other.get("game-state:view:8") == b"revision 8" * 10000
+    assert sum(f.stat().st_size for f in tmp_path.glob("*.djcache")) < 20_000
+
+
+def test_pages_and_small_states_are_written_plain_and_older_files_still_read(tmp_path, monkeypatch):
+    import pickle
+    import zlib
+
+    from tracker import cache as shared
+
+    made = []
+    compress = shared.zlib.compress
+    monkeypatch.setattr(shared.zlib, "compress", lambda *a: made.append(1) or compress(*a))
+    cache = shared.SharedFileCache(str(tmp_path), {"TIMEOUT": 60})
+    page = "<section id=board>Asha 120</section>" * 300  # 11 KB
+    cache.set("game-html:abc", page)
+    cache.set("game-state:abc:3", b"a 50-deal state" * 600)  # 9 KB
+    assert made == []  # neither compressed
+    other = shared.SharedFileCache(str(tmp_path), {"TIMEOUT": 60})
+    assert other.get("game-html:abc") == page
+    assert other.get("game-state:abc:3") == b"a 50-deal state" * 600
+    # A file written compressed (as before) is still read.
+    path = other._key_to_file("game-state:abc:4")
+    with open(path, "wb") as f:
+        f.write(pickle.dumps(other.get_backend_timeout(60), pickle.HIGHEST_PROTOCOL))
+        f.write(zlib.compress(pickle.dumps(b"revision 4", pickle.HIGHEST_PROTOCOL)))
+    assert other.get("game-state:abc:4") == b"revision 4"
+    assert other.touch("game-state:abc:4", 120) and other.get("game-state:abc:4") == b"revision 4"
+    assert other.touch("game-state:nothing") is False
+    # No temporary file is left behind by the writes.
+    assert not list(tmp_path.glob("*.tmp"))
 
 
 def test_a_full_folder_is_culled_now_and_then_not_on_every_write(tmp_path):

@@ -250,6 +250,24 @@ def _deal_badges():
     return dealt, f'<span class="badge">{escape(out_word)}</span>'
 
 
+# A history box's classes, by (won, sat out, went out).
+_BOX_CLASSES = {
+    (won, sat_out, out): " ".join(
+        k for k, on in (("won", won), ("sat-out", sat_out), ("went-out", out)) if on
+    )
+    for won in (False, True)
+    for sat_out in (False, True)
+    for out in (False, True)
+}
+
+
+def _after_text(after):
+    """A box's figure after the deal, escaped: none before a joiner sat down."""
+    if type(after) is int:  # a whole number needs no escaping
+        return str(after)
+    return "" if after is None else escape(str(after))
+
+
 def _cells_html(row, names, won_label, say=None, badges=None):
     """A deal row's boxes, one a player: the result, then the figure after it.
 
@@ -269,14 +287,13 @@ def _cells_html(row, names, won_label, say=None, badges=None):
         if won:
             shown = won_label
         elif played:
-            shown = escape(str(result_text(results[name], say)))
+            result = results[name]
+            # a whole number needs no escaping, nor a word looked up
+            shown = str(result) if type(result) is int else escape(str(result_text(result, say)))
         else:
             shown = "\u2013"  # an en dash: sat out
-        css = " ".join(
-            k for k, on in (("won", won), ("sat-out", not played), ("went-out", is_out)) if on
-        )
-        after = totals.get(name)  # None before a joiner sat down
-        after = "" if after is None else escape(str(after))
+        css = _BOX_CLASSES[won, not played, is_out]
+        after = _after_text(totals.get(name))
         marks = (dealt if name == row.dealer else "") + (went_out if is_out else "")
         out.append(
             f'<td class="{css}"><span class="res">{shown}</span>'
@@ -435,11 +452,26 @@ def with_deal_heads(rows, can_edit, edit_token):
     on the edit link an Edit link to it. Laid out here, not in the template:
     two {% url %} and a {% blocktranslate %} a row (bench/README.md)."""
     edit_label = gettext("Edit deal %(n)s") if can_edit else ""
+    edit_url = _edit_url(edit_token) if can_edit else None
     for row in rows:
         if row["type"] == "deal":
-            url = cached_reverse("edit_deal", [edit_token, row["event_id"]]) if can_edit else ""
+            url = edit_url(row["event_id"]) if can_edit else ""
             row["head_html"] = _deal_head_html(row, edit_label, url)
     return rows
+
+
+_AN_EVENT = 918273645  # an event id no real one is confused with: only its place is used
+
+
+def _edit_url(edit_token):
+    """The address of a deal's Edit screen by its event id, reversed once per
+    render, not once per row: the id is the link's last part
+    (`g/<token>/event/<id>/`), after the token, so it is cut at the last
+    place the stand-in id is found."""
+    before, _, after = cached_reverse("edit_deal", [edit_token, _AN_EVENT]).rpartition(
+        str(_AN_EVENT)
+    )
+    return lambda event_id: f"{before}{int(event_id)}{after}"
 
 
 def _deal_head_html(row, edit_label, edit_url):
