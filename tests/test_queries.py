@@ -175,3 +175,15 @@ def test_the_state_a_save_keeps_once_serves_an_edit_link_too():
     page = board.content.decode()
     assert f'data-revision="{game.revision}"' in page
     assert "51 डील हुईं" in page
+
+
+def test_a_watchers_board_has_no_form_and_sets_no_csrf_cookie_an_editors_has_its_token():
+    game = points_game(5)
+    watcher = Client().get(f"/w/{game.view_token}/live/?v=0", **HTMX)
+    assert "csrftoken" not in watcher.cookies
+    assert "csrfmiddlewaretoken" not in watcher.content.decode()
+    editor = Client()
+    board = editor.get(f"/g/{game.edit_token}/live/?v=0", **HTMX).content.decode()
+    assert 'name="csrfmiddlewaretoken" value="' in board
+    assert "csrf-slot-" not in board
+    assert "csrftoken" in editor.cookies

@@ -281,7 +281,13 @@ def _cached_game_part(
             state = _state(game)
         context = _game_context(game, state, can_edit, **extra)
         html = _render_game_part(request, key, context, part)
-    return HttpResponse(html.replace(CSRF_SLOT, get_token(request)))
+    return HttpResponse(_with_csrf_token(request, html))
+
+
+def _with_csrf_token(request, html):
+    """`html` with this browser's CSRF token in its forms. A part with no form (a
+    watcher's board) asks for no token, so it sets no cookie either."""
+    return html.replace(CSRF_SLOT, get_token(request)) if CSRF_SLOT in html else html
 
 
 def _game_part_key(request, token, revision, can_edit, part, extra):
@@ -427,7 +433,7 @@ def _saved(request, game, state):
     watched = _watch_context(context)
     key = _game_part_key(request, game.view_token, game.revision, False, "live", extra)
     _render_game_part(request, key, watched, "live")
-    response = HttpResponse(html.replace(CSRF_SLOT, get_token(request)))
+    response = HttpResponse(_with_csrf_token(request, html))
     response.content += render_to_string("tracker/game.html#saved", request=request).encode()
     return reswap(retarget(response, "#board"), "outerHTML")
 
