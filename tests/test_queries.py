@@ -131,6 +131,33 @@ def test_after_a_save_the_other_editors_first_poll_is_the_fragment_the_save_answ
     assert "Enter deal 52" in page
 
 
+def test_after_a_save_the_watchers_first_poll_is_kept_by_the_save():
+    """The save also keeps the view link's live fragment of the new revision: a
+    watcher's first poll reads one row, renders nothing, and shows the board a
+    render of its own would (no Edit link, no deal form)."""
+    game = points_game(50)
+    saver = Client()
+    saver.get(game.get_absolute_url())
+    cache.clear()
+    assert deal_post(saver, game)().status_code == 200
+    game.refresh_from_db()
+    url = f"/w/{game.view_token}/live/?v={game.revision - 1}"
+    rendered = AssertionError("the poll rendered the fragment again")
+    with (
+        CaptureQueriesContext(connection) as captured,
+        mock.patch("tracker.views._game_context", side_effect=rendered),
+    ):
+        board = Client().get(url, **HTMX)
+    assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
+    page = board.content.decode()
+    assert f'data-revision="{game.revision}"' in page
+    assert "51 deals played" in page
+    assert "Enter deal" not in page
+    assert game.edit_token not in page and "csrfmiddlewaretoken" not in page
+    cache.clear()
+    assert Client().get(url, **HTMX).content.decode() == page
+
+
 def test_the_state_a_save_keeps_once_serves_an_edit_link_too():
     """Kept once, under the view link's key: an editing phone in Hindi (a page
     of its own, not the one the save rendered) renders it without replaying."""
@@ -148,3 +175,15 @@ def test_the_state_a_save_keeps_once_serves_an_edit_link_too():
     page = board.content.decode()
     assert f'data-revision="{game.revision}"' in page
     assert "51 डील हुईं" in page
+
+
+def test_a_watchers_board_has_no_form_and_sets_no_csrf_cookie_an_editors_has_its_token():
+    game = points_game(5)
+    watcher = Client().get(f"/w/{game.view_token}/live/?v=0", **HTMX)
+    assert "csrftoken" not in watcher.cookies
+    assert "csrfmiddlewaretoken" not in watcher.content.decode()
+    editor = Client()
+    board = editor.get(f"/g/{game.edit_token}/live/?v=0", **HTMX).content.decode()
+    assert 'name="csrfmiddlewaretoken" value="' in board
+    assert "csrf-slot-" not in board
+    assert "csrftoken" in editor.cookies

@@ -269,10 +269,7 @@ def _cached_game_part(
     `state`, when given, is the one a change just replayed for `revision`:
     nothing can be kept for a revision that new, so it is rendered at once.
     """
-    parts = [part, token_key(token), revision, can_edit, request.scheme, request.get_host()]
-    parts.append(get_language())  # English and Hindi pages are cached apart
-    parts += sorted(extra.items())
-    key = "game-html:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+    key = _game_part_key(request, token, revision, can_edit, part, extra)
     # The game row is read before the events, so a deal saved in between can
     # be in a page cached under the revision before it; the next poll asks
     # for the newer revision and corrects it.
@@ -283,11 +280,30 @@ def _cached_game_part(
         elif state is None:
             state = _state(game)
         context = _game_context(game, state, can_edit, **extra)
-        context["csrf_token"] = CSRF_SLOT
-        template = "tracker/game.html" if part == "page" else f"tracker/game.html#{part}"
-        html = render_to_string(template, context, request=request)
-        cache.set(key, html)
-    return HttpResponse(html.replace(CSRF_SLOT, get_token(request)))
+        html = _render_game_part(request, key, context, part)
+    return HttpResponse(_with_csrf_token(request, html))
+
+
+def _with_csrf_token(request, html):
+    """`html` with this browser's CSRF token in its forms. A part with no form (a
+    watcher's board) asks for no token, so it sets no cookie either."""
+    return html.replace(CSRF_SLOT, get_token(request)) if CSRF_SLOT in html else html
+
+
+def _game_part_key(request, token, revision, can_edit, part, extra):
+    parts = [part, token_key(token), revision, can_edit, request.scheme, request.get_host()]
+    parts.append(get_language())  # English and Hindi pages are cached apart
+    parts += sorted(extra.items())
+    return "game-html:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def _render_game_part(request, key, context, part):
+    """Render a game part with the CSRF slot in place of the token, and keep it under `key`."""
+    context["csrf_token"] = CSRF_SLOT
+    template = "tracker/game.html" if part == "page" else f"tracker/game.html#{part}"
+    html = render_to_string(template, context, request=request)
+    cache.set(key, html)
+    return html
 
 
 def _game_page(request, game, can_edit):
@@ -410,11 +426,26 @@ def _saved(request, game, state):
     finds it. What is above the board (a notice from before) and an open edit
     in the change slot are emptied as a swap of the whole `#game` empties them.
     """
-    response = _cached_game_part(
-        request, game.edit_token, game.revision, True, "live", game, state, oob=True
-    )
+    extra = {"oob": True}
+    context = _game_context(game, state, True, **extra)
+    key = _game_part_key(request, game.edit_token, game.revision, True, "live", extra)
+    html = _render_game_part(request, key, context, "live")
+    watched = _watch_context(context)
+    key = _game_part_key(request, game.view_token, game.revision, False, "live", extra)
+    _render_game_part(request, key, watched, "live")
+    response = HttpResponse(_with_csrf_token(request, html))
     response.content += render_to_string("tracker/game.html#saved", request=request).encode()
     return reswap(retarget(response, "#board"), "outerHTML")
+
+
+def _watch_context(context):
+    """The view link's context laid out from the edit link's `context` for the same
+    state: the standings, settlement and board are the same; the history's deal
+    boxes lose their Edit links, and nothing of the deal form or the notes is shown."""
+    rows = [dict(row) for row in context["history"]]
+    token = context["game"].edit_token
+    history = scoreboard.with_deal_heads(rows, False, token)
+    return {**context, "can_edit": False, "entry": None, "rejoin_notes": [], "history": history}
 
 
 def _made_against(request):
