@@ -32,7 +32,7 @@ messages: $(VENV)/.installed
 makemessages: $(VENV)/.installed
 	@command -v xgettext >/dev/null 2>&1 || bash scripts/gettext.sh
 	$(BIN)/python manage.py makemessages -l hi --no-obsolete --no-wrap \
-		--ignore '.venv/*' --ignore 'bench/*' --ignore 'tests/*' --ignore 'staticfiles/*'
+		--ignore '.venv/*' --ignore 'bench/*' --ignore 'tests/*' --ignore 'staticfiles/*' --ignore 'test-output/*' --ignore 'var/*'
 
 # Serve the app on every interface, as a phone on the same Wi-Fi sees it.
 # A home network has no HTTPS: HTTPS=off unless you set it (see README).

@@ -584,3 +584,40 @@ def test_refused_forms_say_what_was_wrong_in_hindi():
         if left:
             problems.append(f"POST {url} {data}:\n  " + "\n  ".join(left))
     assert not problems, "English left on refused Hindi forms:\n" + "\n".join(problems)
+
+
+# ------------------------------------------------------------ every kind of history row, in Hindi
+
+
+def example_games():
+    from .conftest import example_paths, load_example, our_example_paths
+
+    for path in [*example_paths(), *our_example_paths()]:
+        doc = load_example(path)
+        doc.pop("state", None)
+        joiners = [e["player"] for e in doc["history"] if e["type"] == "join"]
+        yield path.stem, Game.import_document(doc), [*doc["players"], *joiners]
+
+
+def test_every_worked_example_reads_in_hindi_with_its_history():
+    """Rejoins, splits, joins, sit-outs, leaves and ended sessions in the history
+    (and their Undo confirmations) are words a family reads: none left in English."""
+    client = hindi()
+    problems = []
+    games = {}
+    for name, game, players in example_games():
+        games[name] = game
+        for url in (game.get_absolute_url() + "?history=all", game.get_view_url() + "?history=all"):
+            page = client.get(url).content.decode()
+            left = untranslated(page, (*players, game.name))
+            if left:
+                problems.append(f"{name} {url[:3]}:\n  " + "\n  ".join(left))
+    assert not problems, "English left on Hindi game pages:\n" + "\n".join(problems)
+    # The same rows in English: in example 02, D and C rejoin at H + 1 = 62 (its README).
+    rejoin = games["02-pool-101-rejoin"]
+    english = text(Client().get(rejoin.get_absolute_url()))
+    assert "D rejoined at 62" in english and "C rejoined at 62" in english
+    assert "Undo this? Every figure after it is worked out again." in english
+    hindi_page = text(client.get(rejoin.get_absolute_url()))
+    assert "D 62 पर दोबारा शामिल" in hindi_page
+    assert "इसे वापस लें? उसके बाद का हर आँकड़ा फिर से निकाला जाएगा।" in hindi_page

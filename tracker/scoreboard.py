@@ -453,10 +453,13 @@ def with_deal_heads(rows, can_edit, edit_token):
     two {% url %} and a {% blocktranslate %} a row (bench/README.md)."""
     edit_label = gettext("Edit deal %(n)s") if can_edit else ""
     edit_url = _edit_url(edit_token) if can_edit else None
+    # A tie-breaker deal is marked under its number.
+    tie = gettext("tie")
+    tie = f"<small>{escape(tie)}</small>"
     for row in rows:
         if row["type"] == "deal":
             url = edit_url(row["event_id"]) if can_edit else ""
-            row["head_html"] = _deal_head_html(row, edit_label, url)
+            row["head_html"] = _deal_head_html(row, edit_label, url, tie)
     return rows
 
 
@@ -474,7 +477,7 @@ def _edit_url(edit_token):
     return lambda event_id: f"{before}{int(event_id)}{after}"
 
 
-def _deal_head_html(row, edit_label, edit_url):
+def _deal_head_html(row, edit_label, edit_url, tie):
     number = escape(str(row["number"]))
     if edit_label:
         url = escape(edit_url)
@@ -486,5 +489,5 @@ def _deal_head_html(row, edit_label, edit_url):
         )
     else:
         head = number
-    tie = "<small>tie</small>" if row["tie_breaker"] else ""
+    tie = tie if row["tie_breaker"] else ""
     return mark_safe(f'<th scope="row" class="change-col">{head}{tie}</th>')
