@@ -87,6 +87,8 @@ def test_pool_101_from_start_to_split(phone, screenshot, axe):
         ".points input"
     ).fill("30")
     edit.get_by_role("button", name="Save deal 1").click()
+    # The answer has come when the correction closes (the deal form stays open all along).
+    expect(page.get_by_role("heading", name="Correct deal 1")).to_have_count(0)
     expect(page.get_by_role("heading", name=re.compile("Enter deal 4"))).to_be_visible()
     # Ravi 70 now, so the highest still in after deal 3 is 70: Kiran rejoined at 71.
     assert board_figures(page) == {"Asha": "32", "Ravi": "70", "Meena": "22", "Kiran": "71"}
