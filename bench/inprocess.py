@@ -21,18 +21,14 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+import run  # bench/run.py, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def median_ms(fn, repeat=60, warm=3):
-    for _ in range(warm):
-        fn()
-    times = []
-    for _ in range(repeat):
-        began = time.process_time()
-        fn()
-        times.append(time.process_time() - began)
-    return statistics.median(times) * 1000
+    """bench/run.py's median CPU time of one call, with this script's repeats."""
+    return run.median_ms(fn, repeat, warm)
 
 
 def setup():

@@ -420,19 +420,9 @@ def seating_items_html(players, urls, version, csrf_input):
         )
         first = second = ""
         if p["away"]:
-            label = back_in_label % {"name": name}
-            first = (
-                f'\n<form method="post" action="{sit_in}" hx-post="{sit_in}" hx-target="#game" '
-                f'hx-swap="outerHTML">{hidden}<button type="submit" class="small secondary" '
-                f'aria-label="{label}">{back_in}</button></form>\n'
-            )
+            first = _button_form(sit_in, hidden, back_in_label % {"name": name}, back_in)
         elif p["can_go"]:
-            label = sit_out_label % {"name": name}
-            first = (
-                f'\n<form method="post" action="{sit_out}" hx-post="{sit_out}" hx-target="#game" '
-                f'hx-swap="outerHTML">{hidden}<button type="submit" class="small secondary" '
-                f'aria-label="{label}">{sit_out_word}</button></form>\n'
-            )
+            first = _button_form(sit_out, hidden, sit_out_label % {"name": name}, sit_out_word)
         if p["can_go"]:
             label, ask, yes = (t % {"name": name} for t in (leave_label, goes_home, yes_leaves))
             second = (
@@ -445,6 +435,15 @@ def seating_items_html(players, urls, version, csrf_input):
         badge = away_badge if p["away"] else ""
         out.append(f'\n<li>\n<span class="who">{name}{badge}</span>\n{first}\n{second}\n</li>\n')
     return mark_safe("".join(out))  # safe: every value in it is escaped
+
+
+def _button_form(action, hidden, label, word):
+    """A seat's one-button form (Sit out, Back in): posts `hidden` to `action`."""
+    return (
+        f'\n<form method="post" action="{action}" hx-post="{action}" hx-target="#game" '
+        f'hx-swap="outerHTML">{hidden}<button type="submit" class="small secondary" '
+        f'aria-label="{label}">{word}</button></form>\n'
+    )
 
 
 def with_deal_heads(rows, can_edit, edit_token):
