@@ -10,7 +10,7 @@ from html import escape
 
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from . import i18n, rules
 from .urltag import cached_reverse
@@ -351,6 +351,7 @@ class DealEntry:
                     self.points[p.seat] = str(result)
         self.confirmed = False
         self.warnings = []
+        self.blank = data is None and event is None  # nothing typed or filled in yet
         if data is not None:
             self.winner = (data.get("winner") or "")[:4]
             self.rummy = bool(data.get("rummy"))
@@ -536,6 +537,10 @@ def _word_chips(seat, kind, parts):
     )
 
 
+_BLANK_ROWS = {}  # the rows of a blank deal form, by what they show: see deal_rows_html
+BLANK_ROWS_KEPT = 512
+
+
 def deal_rows_html(entry, count_token=None):
     """The deal form's rows, one a player dealt in: Won, the typed figure, the
     word chips, "Count cards" (with the game's edit token) and the row's error.
@@ -543,7 +548,29 @@ def deal_rows_html(entry, count_token=None):
     Laid out here, not looped in deal_fields.html: three {% blocktranslate %}
     and a {% url %} a row were most of the deal form's rendering (bench/README.md).
     The words are the template's msgids, each value escaped as the template did.
+    A blank form's rows (nothing typed, no error) are the same deal after deal
+    for the same players, so they are laid out once per process for them.
     """
+    if not (entry.blank and not entry.errors):
+        return _deal_rows_html(entry, count_token)
+    key = (
+        get_language(),
+        count_token,
+        tuple((p.seat, p.name) for p in entry.playing),
+        tuple(entry.buttons()),
+        str(entry.result_noun),
+        str(entry.placeholder),
+        entry.calculator,
+    )
+    html = _BLANK_ROWS.get(key)
+    if html is None:
+        if len(_BLANK_ROWS) >= BLANK_ROWS_KEPT:
+            _BLANK_ROWS.clear()
+        html = _BLANK_ROWS[key] = _deal_rows_html(entry, count_token)
+    return html
+
+
+def _deal_rows_html(entry, count_token):
     won, points = escape(gettext("Won")), escape(gettext("Points"))
     group_label, hidden_label = gettext("%(name)s's result"), gettext("%(name)s's %(noun)s")
     count_label = gettext("Count %(name)s's cards")

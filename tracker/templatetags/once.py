@@ -1,4 +1,5 @@
-"""`{% translate %}` and `{% static %}` worked out once per language or path.
+"""`{% translate %}` and `{% static %}` worked out once per language or path,
+and `{% kept %}`: a part of a page laid out once for what it shows.
 
 `{% load ... once %}` after `{% load i18n static %}` (templates/base.html,
 templates/tracker/game.html) puts these in place of Django's tags of the same
@@ -12,10 +13,14 @@ gives, kept per language (and autoescape) for a constant string; a variable,
 a filter, `noop`, `as` or `context` is left to Django's tag as before.
 """
 
+import hmac
+
 from django import template
+from django.conf import settings
 from django.core.signals import setting_changed
 from django.templatetags.i18n import TranslateNode, do_translate
 from django.templatetags.static import StaticNode
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 register = template.Library()
@@ -74,3 +79,58 @@ class OnceStaticNode(StaticNode):
 def static(parser, token):
     node = StaticNode.handle_token(parser, token)
     return OnceStaticNode(node.varname, node.path)
+
+
+# What a {% kept %} part holds in place of the forms' version until it is shown:
+# made from the secret key, so no name a player types can match it.
+VERSION_SLOT = (
+    "version-slot-" + hmac.new(settings.SECRET_KEY.encode(), b"version", "sha256").hexdigest()[:32]
+)
+KEPT_PARTS = 512  # parts a process keeps; past that it starts again
+
+
+class KeptNode(template.Node):
+    """`{% kept "name" value ... %}...{% endkept %}`: the part rendered once per
+    process for the values it names, as Django's `{% cache %}` varies on its
+    arguments, and kept in memory.
+
+    Every value the part shows must be named, as with `{% cache %}`; the
+    language, autoescape and the CSRF token (the cached pages' slot, or a
+    browser's own) are added to the key here. The one value that changes with
+    every deal, the `version` in its forms (the revision they were made
+    against), is rendered as VERSION_SLOT and put in on the way out, so a part
+    is laid out again only when what it shows changes: the Add a player, Sit
+    out and End session forms of the game screen (bench/README.md).
+    """
+
+    kept = {}
+
+    def __init__(self, nodelist, name, values):
+        self.nodelist, self.name, self.values = nodelist, name, values
+
+    def render(self, context):
+        key = (
+            self.name,
+            get_language(),
+            context.autoescape,
+            str(context.get("csrf_token")),
+            repr([value.resolve(context) for value in self.values]),
+        )
+        html = self.kept.get(key)
+        if html is None:
+            with context.push(version=VERSION_SLOT):
+                html = self.nodelist.render(context)
+            if len(self.kept) >= KEPT_PARTS:
+                self.kept.clear()
+            self.kept[key] = html
+        return mark_safe(html.replace(VERSION_SLOT, str(context.get("version"))))
+
+
+@register.tag
+def kept(parser, token):
+    bits = token.split_contents()
+    if len(bits) < 2:
+        raise template.TemplateSyntaxError("{% kept %} takes a name, then the values it shows")
+    nodelist = parser.parse(("endkept",))
+    parser.delete_first_token()
+    return KeptNode(nodelist, bits[1], [parser.compile_filter(bit) for bit in bits[2:]])
