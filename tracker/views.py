@@ -434,7 +434,7 @@ def _saved(request, game, state):
     key = _game_part_key(request, game.view_token, game.revision, False, "live", extra)
     _render_game_part(request, key, watched, "live")
     response = HttpResponse(_with_csrf_token(request, html))
-    response.content += render_to_string("tracker/game.html#saved", request=request).encode()
+    response.content += render_to_string("tracker/game.html#saved").encode()
     return reswap(retarget(response, "#board"), "outerHTML")
 
 
