@@ -132,13 +132,14 @@ def test_after_a_save_the_other_editors_first_poll_is_the_fragment_the_save_answ
 
 
 def test_after_a_save_the_watchers_first_poll_is_kept_by_the_save():
-    """The save also keeps the view link's live fragment of the new revision: a
-    watcher's first poll reads one row, renders nothing, and shows the board a
-    render of its own would (no Edit link, no deal form)."""
+    """When someone watches, the save also keeps the view link's live fragment
+    of the new revision: a watcher's first poll reads one row, renders nothing,
+    and shows the board a render of its own would (no Edit link, no deal form)."""
     game = points_game(50)
     saver = Client()
     saver.get(game.get_absolute_url())
     cache.clear()
+    assert Client().get(game.get_view_url()).status_code == 200  # a watcher opens the game
     assert deal_post(saver, game)().status_code == 200
     game.refresh_from_db()
     url = f"/w/{game.view_token}/live/?v={game.revision - 1}"
@@ -156,6 +157,32 @@ def test_after_a_save_the_watchers_first_poll_is_kept_by_the_save():
     assert game.edit_token not in page and "csrfmiddlewaretoken" not in page
     cache.clear()
     assert Client().get(url, **HTMX).content.decode() == page
+
+
+def test_a_game_nobody_watches_is_saved_without_the_watchers_board():
+    """No view link was opened: the save renders only the edit link's board.
+    The first watcher renders their own (from the state the save kept, without
+    replaying), and from then on each save renders it for them."""
+    game = points_game(50)
+    saver = Client()
+    saver.get(game.get_absolute_url())
+    cache.clear()
+    with mock.patch("tracker.views._watch_context", side_effect=AssertionError("watchers")):
+        assert deal_post(saver, game)().status_code == 200
+    game.refresh_from_db()
+    watcher = Client()
+    with CaptureQueriesContext(connection) as captured:
+        board = watcher.get(f"/w/{game.view_token}/live/?v={game.revision - 1}", **HTMX)
+    assert len(captured) == 1, [q["sql"] for q in captured.captured_queries]
+    page = board.content.decode()
+    assert f'data-revision="{game.revision}"' in page and "51 deals played" in page
+    assert "Enter deal" not in page and game.edit_token not in page
+    assert deal_post(saver, game)().status_code == 200
+    game.refresh_from_db()
+    rendered = AssertionError("the poll rendered the fragment again")
+    with mock.patch("tracker.views._game_context", side_effect=rendered):
+        board = watcher.get(f"/w/{game.view_token}/live/?v={game.revision - 1}", **HTMX)
+    assert "52 deals played" in board.content.decode()
 
 
 def test_the_state_a_save_keeps_once_serves_an_edit_link_too():

@@ -281,7 +281,19 @@ def _cached_game_part(
             state = _state(game)
         context = _game_context(game, state, can_edit, **extra)
         html = _render_game_part(request, key, context, part)
+    if not can_edit:  # someone watches: written once in WATCHED_FOR, read by every save
+        cache.add(_watched_key(view_key or game.view_key), True, WATCHED_FOR)
     return HttpResponse(_with_csrf_token(request, html))
+
+
+# How long a view link counts as watched after it was first shown a board: while
+# it is, a deal saved renders the watchers' board too (`_saved`); after it, the
+# first watcher's poll renders it and marks the link watched again.
+WATCHED_FOR = 10 * 60
+
+
+def _watched_key(view_key):
+    return f"game-watched:{view_key}"
 
 
 def _with_csrf_token(request, html):
@@ -423,16 +435,20 @@ def _saved(request, game, state):
 
     It is the fragment the other editing phones' next poll asks for, so it is
     rendered once and kept for them under the new revision: their first poll
-    finds it. What is above the board (a notice from before) and an open edit
-    in the change slot are emptied as a swap of the whole `#game` empties them.
+    finds it. So is the view link's, when someone watches it (a view link was
+    shown a board in the last WATCHED_FOR seconds); if nobody does, the first
+    watcher renders it. What is above the board (a notice from before) and an
+    open edit in the change slot are emptied as a swap of the whole `#game`
+    empties them.
     """
     extra = {"oob": True}
     context = _game_context(game, state, True, **extra)
     key = _game_part_key(request, game.edit_token, game.revision, True, "live", extra)
     html = _render_game_part(request, key, context, "live")
-    watched = _watch_context(context)
-    key = _game_part_key(request, game.view_token, game.revision, False, "live", extra)
-    _render_game_part(request, key, watched, "live")
+    if cache.get(_watched_key(game.view_key)):
+        watched = _watch_context(context)
+        key = _game_part_key(request, game.view_token, game.revision, False, "live", extra)
+        _render_game_part(request, key, watched, "live")
     response = HttpResponse(_with_csrf_token(request, html))
     response.content += render_to_string("tracker/game.html#saved").encode()
     return reswap(retarget(response, "#board"), "outerHTML")
