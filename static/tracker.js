@@ -197,6 +197,16 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const drift = form.querySelector(".drift");
   if (drift) drift.hidden = false;
 });
+// A step adds the newest deal to the history (templates/tracker/game.html,
+// "step"). The save's own answer and a poll sent just before it can both bring
+// the same step: the row is added once.
+document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  const target = event.detail.target;
+  const fresh = event.detail.fragment;
+  if (!target || target.id !== "history-rows" || !fresh || !fresh.querySelector) return;
+  const row = fresh.querySelector("tr[id]");
+  if (row && document.getElementById(row.id)) event.detail.shouldSwap = false;
+});
 // A refused form: bring its first message into view.
 document.addEventListener("htmx:afterSwap", (event) => {
   const status = event.detail.xhr && event.detail.xhr.status;

@@ -1,6 +1,7 @@
 """The number of SQL queries does not grow with the length of a game."""
 
 import random
+import re
 from unittest import mock
 
 import pytest
@@ -155,8 +156,18 @@ def test_after_a_save_the_watchers_first_poll_is_kept_by_the_save():
     assert "51 deals played" in page
     assert "Enter deal" not in page
     assert game.edit_token not in page and "csrfmiddlewaretoken" not in page
+    # A step from the board before: the same board and newest row a render of
+    # the whole board and history shows, and the rows past the newest 12 taken off.
     cache.clear()
-    assert Client().get(url, **HTMX).content.decode() == page
+    whole = Client().get(url, **HTMX).content.decode()
+    board = re.compile(r'<section id="board".*?</section>\n(?=\n|<)', re.S)
+    assert board.search(page).group() == board.search(whole).group()
+    row = r'\s*(<tr id="event-\d+">.*?</tr>)'
+    newest = re.compile(r'<tbody id="history-rows" data-recent>' + row, re.S)
+    step = re.search(r'hx-swap-oob="afterbegin:#history-rows">' + row, page, re.S)
+    assert step.group(1) == newest.search(whole).group(1)
+    assert "delete:#history-rows[data-recent] > tr:nth-child(n+13)" in page
+    assert "Show all 51 events" in page
 
 
 def test_a_game_nobody_watches_is_saved_without_the_watchers_board():

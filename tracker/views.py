@@ -153,7 +153,11 @@ def new_game(request):
     return redirect(game)
 
 
-def _game_context(game, state, can_edit, entry=None, all_events=False, join_entry=None, **extra):
+def _game_context(
+    game, state, can_edit, entry=None, all_events=False, join_entry=None, step=False, **extra
+):
+    """What the game screen shows. `step`: only the newest event of the history,
+    for the answer that adds it to a history already shown (`_step`)."""
     if can_edit and entry is None and not state.finished:
         entry = DealEntry(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
@@ -166,10 +170,14 @@ def _game_context(game, state, can_edit, entry=None, all_events=False, join_entr
         "version": game.revision,
         "standings": scoreboard.standings(state),
         "history": scoreboard.with_deal_heads(
-            _with_ids(game, state, scoreboard.history(state, limit)), can_edit, game.edit_token
+            _with_ids(game, state, scoreboard.history(state, 1 if step else limit)),
+            can_edit,
+            game.edit_token,
         ),
         "events_hidden": max(0, len(state.rows) - limit) if limit else 0,
         "all_events": all_events,
+        "step": step,
+        "recent": scoreboard.RECENT,
         "banner": scoreboard.banner(state),
         "settlement": scoreboard.settlement(state),
         "figure_name": scoreboard.figure_name(state),
@@ -395,12 +403,25 @@ def _live(request, token, can_edit):
     if found is None:
         raise Http404("No game has that link.")
     revision, view_key = found
-    if request.GET.get("v") == str(revision):
+    shown = request.GET.get("v")
+    if shown == str(revision):
         response = HttpResponse(status=204)
     else:
-        response = _cached_game_part(
-            request, token, revision, can_edit, "live", view_key=view_key, oob=True
+        # A phone one revision behind is answered with the step a save kept
+        # for it (`_saved`), when the change was one.
+        step = (
+            cache.get(_game_part_key(request, token, revision, can_edit, "step", {"oob": True}))
+            if shown == str(revision - 1)
+            else None
         )
+        if step is not None:
+            response = HttpResponse(_with_csrf_token(request, step))
+            if not can_edit:
+                cache.add(_watched_key(view_key), True, WATCHED_FOR)
+        else:
+            response = _cached_game_part(
+                request, token, revision, can_edit, "live", view_key=view_key, oob=True
+            )
     response["Cache-Control"] = "no-store"
     return response
 
@@ -442,16 +463,30 @@ def _saved(request, game, state):
     empties them.
     """
     extra = {"oob": True}
-    context = _game_context(game, state, True, **extra)
-    key = _game_part_key(request, game.edit_token, game.revision, True, "live", extra)
-    html = _render_game_part(request, key, context, "live")
+    part = "step" if _is_step(state) else "live"
+    context = _game_context(game, state, True, step=part == "step", **extra)
+    key = _game_part_key(request, game.edit_token, game.revision, True, part, extra)
+    html = _render_game_part(request, key, context, part)
     if cache.get(_watched_key(game.view_key)):
         watched = _watch_context(context)
-        key = _game_part_key(request, game.view_token, game.revision, False, "live", extra)
-        _render_game_part(request, key, watched, "live")
+        key = _game_part_key(request, game.view_token, game.revision, False, part, extra)
+        _render_game_part(request, key, watched, part)
     response = HttpResponse(_with_csrf_token(request, html))
     response.content += render_to_string("tracker/game.html#saved").encode()
     return reswap(retarget(response, "#board"), "outerHTML")
+
+
+def _is_step(state):
+    """Whether the change that made `state` can be shown as a step from the board
+    before it: a deal added to a game that goes on, to a history that already
+    had rows, none of them an event with an Undo form (whose version would go
+    stale). Its answer is then the board, the new row, the rows beyond the
+    newest RECENT taken off, the "Show all" link and the chart: not the
+    whole history again (`step` in templates/tracker/game.html)."""
+    rows = state.rows
+    if state.finished or len(rows) < 2 or rows[-1].type != "deal":
+        return False
+    return all(row.type == "deal" for row in rows[-scoreboard.RECENT :])
 
 
 def _watch_context(context):

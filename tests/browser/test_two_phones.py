@@ -4,6 +4,7 @@ another phone has since changed is refused, says so, and keeps what was typed.""
 import re
 
 import pytest
+from django.test import Client
 from playwright.sync_api import expect
 
 from tracker.models import Game
@@ -144,3 +145,73 @@ def test_a_correction_made_while_another_phone_deleted_a_deal_names_the_same_dea
     expect(phone.locator("#edit-deal")).to_have_count(0)  # saved: the board is back
     expect(phone.locator("#board .meta")).to_contain_text("1 deal played")
     assert game.history() == [{**DEALS[1], "results": {"Asha": 5, "Meena": 9}}]
+
+
+def _history_rows(page):
+    """The history's rows as the page shows them: each row's boxes, newest first."""
+    return [
+        [cell.inner_text().strip() for cell in row.locator("th, td").all()]
+        for row in page.locator("#history-rows tr").all()
+    ]
+
+
+def test_deals_saved_in_turn_on_two_phones_and_watched_show_what_a_reload_shows(
+    phone, other_phone, browser, live_server
+):
+    """Each save is answered, and each phone and the watcher one revision behind
+    are sent, only a step: the board, the new row, the rows past the newest 12
+    taken off, the "Show all" link and the chart. After 12 deals in turn (the
+    history running past 12 events), every screen shows what loading it afresh shows."""
+    game = Game.create("points", {}, NAMES, history=DEALS)
+    watcher = browser.new_context(base_url=live_server.url, **PHONE).new_page()
+    watcher.set_default_timeout(10_000)
+    phone.goto(game.get_absolute_url())
+    other_phone.goto(game.get_absolute_url())
+    watcher.goto(game.get_view_url())
+    winners = ["Asha", "Ravi", "Meena"]
+    for n in range(12):
+        saver, other = (phone, other_phone) if n % 2 == 0 else (other_phone, phone)
+        winner = winners[n % 3]
+        score_deal(saver, winner, **{name: n + 2 for name in NAMES if name != winner})
+        played = re.compile(rf"\b{n + 3} deals played")
+        expect(other.locator("#board .meta")).to_contain_text(played)  # by its poll
+        expect(watcher.locator("#board .meta")).to_contain_text(played)
+    expect(phone.locator("#history-rows tr")).to_have_count(12)
+    shown = {page: _history_rows(page) for page in (phone, other_phone, watcher)}
+    links = {page: page.locator("#history-more").inner_text() for page in shown}
+    charts = {page: page.locator("#history-chart").get_attribute("src") for page in shown}
+    for page in shown:
+        page.reload()
+        expect(page.locator("#board .meta")).to_contain_text("14 deals played")
+        assert _history_rows(page) == shown[page]
+        assert page.locator("#history-more").inner_text() == links[page] == "Show all 14 events"
+        assert page.locator("#history-chart").get_attribute("src") == charts[page]
+    assert shown[phone][0][0].startswith("14") and shown[watcher][0][0] == "14"
+    assert shown[phone][-1][0].startswith("3")
+    watcher.context.close()
+
+
+def test_a_step_that_comes_twice_adds_its_deal_once(phone):
+    """The save's own answer and a poll sent just before it can both bring the
+    same step: the new deal is shown once, as a reload shows it."""
+    game = Game.create("points", {}, NAMES, history=DEALS)
+    phone.goto(game.get_absolute_url())
+    expect(phone.locator("#history-rows tr")).to_have_count(2)
+    before = game.revision
+    deal = {"version": str(before), "winner": "3", "r1": "points", "p1": "4"}
+    deal.update(r2="points", p2="6")
+    saved = Client().post(f"/g/{game.edit_token}/deal/", deal, HTTP_HX_REQUEST="true")
+    assert saved.status_code == 200 and 'hx-swap-oob="afterbegin:#history-rows"' in saved.text
+    # The same step swapped in twice, as htmx swaps two answers that crossed.
+    phone.evaluate(
+        """step => {
+             for (const twice of [1, 2]) htmx.swap("#board", step, {swapStyle: "outerHTML"});
+           }""",
+        saved.text,
+    )
+    expect(phone.locator("#board .meta")).to_contain_text("3 deals played")
+    expect(phone.locator("#history-rows tr")).to_have_count(3)
+    shown = _history_rows(phone)
+    phone.reload()
+    assert _history_rows(phone) == shown
+    assert shown[0][0].startswith("3") and "Won" in shown[0][3]
