@@ -87,7 +87,7 @@ class GameState:
         """Who is dealt the next deal: in pool those not out; in a tie-breaker the tied."""
         if self.tie_breaker:
             return self.tied
-        return [p for p in self.players if p.is_in]
+        return [p for p in self.players if p.status == "in"]
 
     @property
     def tied(self):
@@ -100,8 +100,9 @@ class GameState:
             return None
         return self._dealer_for_next_deal()
 
-    def _dealer_for_next_deal(self):
-        playing = {p.seat for p in self.in_players}
+    def _dealer_for_next_deal(self, dealt=None):
+        """The next deal's dealer; `dealt`: who is dealt it, when the caller has them."""
+        playing = {p.seat for p in (self.in_players if dealt is None else dealt)}
         n = len(self.players)
         if self.last_dealer is None:
             # The first dealer, or the next seat dealt in when they sit out the first deal.
