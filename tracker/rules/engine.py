@@ -155,6 +155,7 @@ def _deal(state, event):
             params={"name": winner, "why": why},
             field="winner",
         )
+    winner = seated[winner].name  # the seat's own string: a kept state holds it once
     results = event.get("results")
     if not isinstance(results, dict):
         raise RuleError(N_("results must give every loser's result"), field="results")
