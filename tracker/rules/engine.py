@@ -94,10 +94,8 @@ def apply(state, event):
     tried against the same state again (the web pages rely on it).
     """
     index = len(state.rows)
+    number = state.deals_played + 1  # a deal's number, for the label of its refusal
     kind = event.get("type") if isinstance(event, dict) else None
-    label = kind if kind in EVENT_TYPES else "event"
-    if kind == "deal":
-        label = Phrase(N_("deal %(n)s"), {"n": state.deals_played + 1})  # "deal 4"
     try:
         if not isinstance(event, dict):
             raise RuleError(N_("an event must be an object"), field="type")
@@ -106,23 +104,33 @@ def apply(state, event):
                 N_("type must be deal, rejoin, split, end, join, sit_out, sit_in or leave"),
                 field="type",
             )
-        steps = {"deal": _deal, "rejoin": _rejoin, "split": _split, "end": _end, "join": _join}
-        row = steps.get(kind, _presence)(state, event)
+        row = _STEPS.get(kind, _presence)(state, event)
     except RuleError as error:
         error.event = index
-        error.label = label
+        error.label = _label(kind, number)
         raise
+    spec = state.spec
+    figure = spec.figure
     row.index = index
-    row.totals = {p.name: state.spec.figure(state, p) for p in state.players}
+    row.totals = {p.name: figure(state, p) for p in state.players}
     state.rows.append(row)
-    state.spec.refresh(state)
+    spec.refresh(state)
     return row
 
 
+def _label(kind, number):
+    """How a refusal names its event: "deal 4", "rejoin", or "event"."""
+    if kind == "deal":
+        return Phrase(N_("deal %(n)s"), {"n": number})  # "deal 4"
+    return kind if kind in EVENT_TYPES else "event"
+
+
 def _extra_keys(event, allowed):
-    extra = sorted(set(event) - set(allowed) - {"type"}, key=str)
+    extra = event.keys() - allowed
+    extra.discard("type")
     if extra:
-        raise RuleError(f"{extra[0]} does not belong in a {event['type']}", field=str(extra[0]))
+        name = sorted(extra, key=str)[0]
+        raise RuleError(f"{name} does not belong in a {event['type']}", field=str(name))
 
 
 def _deal(state, event):
@@ -130,22 +138,24 @@ def _deal(state, event):
     _extra_keys(event, ("winner", "results", *spec.deal_keys))
     if state.finished:
         raise RuleError(N_("the game is over: no more deals"), field="type")
+    seated = {p.name: p for p in state.players}
     playing = state.in_players
     playing_names = {p.name for p in playing}
     winner = event.get("winner")
     if not isinstance(winner, str) or not winner:
         raise RuleError(N_("pick the one winner of the deal"), field="winner")
-    if state.player(winner) is None:
+    if winner not in seated:
         raise RuleError(
             N_("%(name)s is not at this table"), params={"name": winner}, field="winner"
         )
     if winner not in playing_names:
-        why = Phrase(spec.not_playing_for(state, state.player(winner)))
+        why = Phrase(spec.not_playing_for(state, seated[winner]))
         raise RuleError(
             N_("%(name)s %(why)s, so cannot win"),
             params={"name": winner, "why": why},
             field="winner",
         )
+    winner = seated[winner].name  # the seat's own string: a kept state holds it once
     results = event.get("results")
     if not isinstance(results, dict):
         raise RuleError(N_("results must give every loser's result"), field="results")
@@ -157,7 +167,7 @@ def _deal(state, event):
             player=winner,
         )
     for name in results:
-        if state.player(name) is None:
+        if name not in seated:
             raise RuleError(
                 N_("%(name)s is not at this table"),
                 params={"name": name},
@@ -167,37 +177,37 @@ def _deal(state, event):
         if name not in playing_names:
             raise RuleError(
                 N_("%(name)s %(why)s and has no result"),
-                params={
-                    "name": name,
-                    "why": Phrase(spec.not_playing_for(state, state.player(name))),
-                },
+                params={"name": name, "why": Phrase(spec.not_playing_for(state, seated[name]))},
                 field=f"results.{name}",
                 player=name,
             )
+    entered = {}  # the losers' results as entered, in seat order
     points = {}
     for p in playing:
-        if p.name == winner:
+        name = p.name
+        if name == winner:
             continue
-        where = f"results.{p.name}"
-        if p.name not in results:
-            raise RuleError(N_("result missing"), field=where, player=p.name)
-        points[p.name] = spec.result(state, p, results[p.name], where)
+        where = f"results.{name}"
+        if name not in results:
+            raise RuleError(N_("result missing"), field=where, player=name)
+        entered[name] = results[name]
+        points[name] = spec.result(state, p, entered[name], where)
     spec.check_deal(state, event)
 
     number = state.deals_played + 1
-    dealer = state._dealer_for_next_deal()
+    dealer = state._dealer_for_next_deal(playing)
     row = Row(
         index=0,
         type="deal",
         number=number,
         dealer=dealer,
         winner=winner,
-        results={p.name: results[p.name] for p in playing if p.name != winner},
+        results=entered,
         points=points,
         tie_breaker=state.tie_breaker,
         rummy=event.get("rummy") is True,
     )
-    state.last_dealer = state.player(dealer).seat
+    state.last_dealer = seated[dealer].seat
     state.deals_played = number
     spec.score_deal(state, row, winner)
     spec.after_deal(state, row)
@@ -343,3 +353,7 @@ def _presence(state, event):
         )
     p.status = PRESENCE[kind]
     return Row(index=0, type=kind, player=name)
+
+
+# The step of each event type; the rest (sit_out, sit_in, leave) is `_presence`.
+_STEPS = {"deal": _deal, "rejoin": _rejoin, "split": _split, "end": _end, "join": _join}

@@ -128,9 +128,10 @@ class Thirteen(Format):
         return result
 
     def score_deal(self, state, row, winner):
-        win = state.player(winner)
+        seated = {p.name: p for p in state.players}
+        win = seated[winner]
         for name, value in row.points.items():
-            p = state.player(name)
+            p = seated[name]
             p.total += value
             if row.results[name] in DROPS:
                 p.drops_taken += 1
