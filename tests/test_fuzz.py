@@ -79,7 +79,11 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 CLIENT = Client()
 CSRF_CLIENT = Client(enforce_csrf_checks=True)
 NOT_FOUND = "That link does not lead to a game"
-MESSAGE = re.compile(r'<(p|li)\b[^>]*\bclass="(?:error|notice)\b[^"]*"[^>]*>(.*?)</\1>', re.S)
+# An error or a notice, or the warning a deal must be confirmed after (a drop
+# with no drops left): `<div class="callout warn" role="alert"><p>...</p>`.
+MESSAGE = re.compile(
+    r'<(p|li|div)\b[^>]*\bclass="(?:callout )?(?:error|notice|warn)\b[^"]*"[^>]*>(.*?)</\1>', re.S
+)
 
 
 @pytest.fixture(autouse=True)
