@@ -290,6 +290,22 @@ def test_a_full_folder_is_culled_now_and_then_not_on_every_write(tmp_path):
     assert 150 < kept < 300 + 5 * SharedFileCache.CULL_EVERY
 
 
+def test_a_folder_far_from_full_is_counted_rarely(tmp_path, monkeypatch):
+    """Counting 5,000 files takes milliseconds: a process counts them again only
+    when its own writes since could have filled the folder (shared by SHARERS)."""
+    from tracker.cache import SharedFileCache
+
+    cache = SharedFileCache(str(tmp_path), {"TIMEOUT": 60, "OPTIONS": {"MAX_ENTRIES": 5000}})
+    counted = []
+    count_files = cache._count_files
+    monkeypatch.setattr(cache, "_count_files", lambda: counted.append(1) or count_files())
+    for i in range(1000):
+        cache.set(f"game-state:{i}", i)
+    # The first write counts 0 files; the next count is 625 writes later (5,000 / 8).
+    assert len(counted) == 2
+    assert len(list(tmp_path.glob("*.djcache"))) == 1000
+
+
 def test_links_reversed_once_are_the_links_django_makes():
     from django.template import Context, Template
     from django.urls import reverse, set_script_prefix

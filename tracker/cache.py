@@ -11,7 +11,6 @@ to its history, so an entry is never stale: a new revision simply misses.
 import itertools
 import os
 import pickle
-import random
 import threading
 import zlib
 from collections import OrderedDict
@@ -29,8 +28,11 @@ class SharedFileCache(FileBasedCache):
     """Django's file-based cache, with four costs taken off the hot path.
 
     Django lists the whole folder before every write to see whether it is
-    full; here that is done on about one write in CULL_EVERY (the folder may
-    then run over MAX_ENTRIES by a few files for a moment). Pages and small
+    full (6.6 ms at 5,000 files on the bench machine); here the files are
+    counted only when the folder could be full: after a count of N files, a
+    process counts again after (MAX_ENTRIES - N) / SHARERS of its own writes,
+    and at least CULL_EVERY (the folder may then run over MAX_ENTRIES by a
+    few files for a moment). Pages and small
     values are written as a plain pickle; only values of COMPRESS_FROM bytes
     or more are compressed, at zlib's fastest level (`_packed`). A write is
     one file made, written and renamed, with nothing around it (`set`). And
@@ -40,6 +42,7 @@ class SharedFileCache(FileBasedCache):
     """
 
     CULL_EVERY = 64
+    SHARERS = 8  # processes that may write at once: `make run`'s workers, and some
     LOCAL_PAGES = 256
     COMPRESS_FROM = 64 * 1024
     _missing = object()
@@ -47,6 +50,7 @@ class SharedFileCache(FileBasedCache):
     def __init__(self, dir, params):
         super().__init__(dir, params)
         self._written = itertools.count()
+        self._count_in = 1  # writes before the files are counted: the first one
         self._pages = OrderedDict()
         self._last_packed = (None, b"")  # (a str or bytes value, its file content)
 
@@ -107,8 +111,21 @@ class SharedFileCache(FileBasedCache):
             self._pages.popitem(last=False)
 
     def _cull(self):
-        if random.randrange(self.CULL_EVERY) == 0:
-            super()._cull()
+        self._count_in -= 1
+        if self._count_in > 0:
+            return
+        files = self._count_files()
+        if files >= self._max_entries:
+            super()._cull()  # lists the files and deletes a random 1/CULL_FREQUENCY
+            files -= files // self._cull_frequency if self._cull_frequency else files
+        self._count_in = max(self.CULL_EVERY, (self._max_entries - files) // self.SHARERS)
+
+    def _count_files(self):
+        try:
+            with os.scandir(self._dir) as entries:
+                return sum(1 for e in entries if e.name.endswith(self.cache_suffix))
+        except FileNotFoundError:
+            return 0
 
     def _packed(self, value):
         """The value pickled, and compressed only if it is large.
