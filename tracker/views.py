@@ -157,7 +157,7 @@ def _game_context(
     game, state, can_edit, entry=None, all_events=False, join_entry=None, step=False, **extra
 ):
     """What the game screen shows. `step`: only the newest event of the history,
-    for the answer that adds it to a history already shown (`_step`)."""
+    for the answer that adds it to a history already shown (`_is_step`)."""
     if can_edit and entry is None and not state.finished:
         entry = DealEntry(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
@@ -450,9 +450,10 @@ def _done(request, game, state=None, notice=None, live=False):
 
 
 def _saved(request, game, state):
-    """The htmx answer to a deal saved: the edit link's live fragment of the new
-    revision (the board, and out of band the history and a fresh deal form),
-    swapped in place of the board, and the notice and change slot emptied.
+    """The htmx answer to a deal saved: the edit link's step to the new revision
+    (`_is_step`), or else its live fragment (the board, and out of band the
+    history and a fresh deal form), swapped in place of the board, and the
+    notice and change slot emptied.
 
     It is the fragment the other editing phones' next poll asks for, so it is
     rendered once and kept for them under the new revision: their first poll
