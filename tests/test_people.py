@@ -17,26 +17,7 @@ from tracker.rules import RuleError, replay
 from tracker.sheet import load_csv, read_csv, write_csv
 
 from .conftest import input_part, load_example, our_example_paths
-
-
-def deal(winner, **results):
-    return {"type": "deal", "winner": winner, "results": results}
-
-
-def join(name, after=None):
-    return {"type": "join", "player": name, "after": after}
-
-
-def sit_out(name):
-    return {"type": "sit_out", "player": name}
-
-
-def sit_in(name):
-    return {"type": "sit_in", "player": name}
-
-
-def leave(name):
-    return {"type": "leave", "player": name}
+from .events import deal, join, leave, sit_in, sit_out
 
 
 def refusal(fmt, players, history, table=None, first=None):

@@ -8,10 +8,7 @@ from tracker import rules
 from tracker.rules import RuleError, replay
 
 from .conftest import example_paths, load_example
-
-
-def deal(winner, **results):
-    return {"type": "deal", "winner": winner, "results": results}
+from .events import deal
 
 
 def pool(history, players=("A", "B", "C", "D"), **table):

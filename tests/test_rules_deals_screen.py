@@ -14,12 +14,10 @@ import pytest
 
 from tracker.rules import FORMATS, normalize_rules, replay
 
+from .events import deal
+
 DEALS = FORMATS["deals"]
 ABC = ["A", "B", "C"]
-
-
-def deal(winner, **results):
-    return {"type": "deal", "winner": winner, "results": results}
 
 
 # Example 09, deals best of 2: 160 chips each (80 x 2).

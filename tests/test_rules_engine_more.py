@@ -13,28 +13,7 @@ import pytest
 from tracker import rules
 from tracker.rules import RuleError, replay
 
-
-def deal(winner, **results):
-    return {"type": "deal", "winner": winner, "results": results}
-
-
-def join(name, after=None):
-    return {"type": "join", "player": name, "after": after}
-
-
-def sit_out(name):
-    return {"type": "sit_out", "player": name}
-
-
-def sit_in(name):
-    return {"type": "sit_in", "player": name}
-
-
-def leave(name):
-    return {"type": "leave", "player": name}
-
-
-END = {"type": "end"}
+from .events import END, deal, join, leave, sit_in, sit_out
 
 
 def refused(fmt, players, history, table=None, first=None):

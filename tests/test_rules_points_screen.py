@@ -13,11 +13,9 @@ import pytest
 from tracker.rules import FORMATS, replay
 from tracker.rules.money_format import format_money, indian_grouping, plays_for_money
 
+from .events import deal
+
 POINTS = FORMATS["points"]
-
-
-def deal(winner, **results):
-    return {"type": "deal", "winner": winner, "results": results}
 
 
 def session(history, table=None, players=("Asha", "Ravi", "Meena")):

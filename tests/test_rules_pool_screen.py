@@ -16,12 +16,9 @@ import pytest
 from tracker.rules import FORMATS, RuleError, apply, replay
 
 from .conftest import EXAMPLES, load_example
+from .events import deal
 
 POOL = FORMATS["pool"]
-
-
-def deal(winner, **results):
-    return {"type": "deal", "winner": winner, "results": results}
 
 
 def rejoin(name):

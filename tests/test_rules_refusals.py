@@ -14,6 +14,8 @@ import pytest
 from tracker import rules
 from tracker.rules import RuleError
 
+from .events import END
+
 
 def deal(winner, **results):
     return {"type": "deal", "winner": winner, "results": results}
@@ -21,9 +23,6 @@ def deal(winner, **results):
 
 def rejoin(name):
     return {"type": "rejoin", "player": name}
-
-
-END = {"type": "end"}
 
 
 def custom(**shares):

@@ -12,12 +12,7 @@ import pytest
 
 from tracker import rules
 
-
-def deal(winner, **results):
-    return {"type": "deal", "winner": winner, "results": results}
-
-
-END = {"type": "end"}
+from .events import END, deal
 
 
 def rejoin(name):

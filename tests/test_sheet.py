@@ -13,13 +13,10 @@ from tracker import document, rules
 from tracker.sheet import guard, load_csv, read_csv, unguard, write_csv
 
 from .conftest import example_paths, input_part, load_example
+from .events import deal
 from .histories import game as random_game
 
 PLAYERS = ["Asha", "Ravi", "Meena", "Kiran"]
-
-
-def deal(winner, **results):
-    return {"type": "deal", "winner": winner, "results": results}
 
 
 def make(fmt, history, *, players=PLAYERS, game_rules=None, name="Family game", first=None):
