@@ -7,6 +7,7 @@ an htmx request gets the re-rendered part of the same template instead.
 import hashlib
 import hmac
 import pickle
+import time
 from datetime import timedelta
 from decimal import Decimal
 
@@ -289,8 +290,8 @@ def _cached_game_part(
             state = _state(game)
         context = _game_context(game, state, can_edit, **extra)
         html = _render_game_part(request, key, context, part)
-    if not can_edit:  # someone watches: written once in WATCHED_FOR, read by every save
-        cache.add(_watched_key(view_key or game.view_key), True, WATCHED_FOR)
+    if not can_edit:
+        _mark_watched(view_key or game.view_key)
     return HttpResponse(_with_csrf_token(request, html))
 
 
@@ -302,6 +303,24 @@ WATCHED_FOR = 10 * 60
 
 def _watched_key(view_key):
     return f"game-watched:{view_key}"
+
+
+_MARKED = {}  # view key: when this process last marked it watched (time.monotonic)
+
+
+def _mark_watched(view_key):
+    """Someone watches `view_key`'s game: marked in the shared cache once in
+    WATCHED_FOR (`cache.add`), and asked of the cache by this process at most
+    once a minute, not on every board a watcher is shown (a file read each). A
+    mark culled from the cache meanwhile is made again within that minute; until
+    then the watchers' first poll renders their board, as for a game unwatched."""
+    now = time.monotonic()
+    if now - _MARKED.get(view_key, -WATCHED_FOR) < WATCHED_FOR / 10:
+        return
+    if len(_MARKED) >= 4096:
+        _MARKED.clear()
+    _MARKED[view_key] = now
+    cache.add(_watched_key(view_key), True, WATCHED_FOR)
 
 
 def _with_csrf_token(request, html):
@@ -417,7 +436,7 @@ def _live(request, token, can_edit):
         if step is not None:
             response = HttpResponse(_with_csrf_token(request, step))
             if not can_edit:
-                cache.add(_watched_key(view_key), True, WATCHED_FOR)
+                _mark_watched(view_key)
         else:
             response = _cached_game_part(
                 request, token, revision, can_edit, "live", view_key=view_key, oob=True
