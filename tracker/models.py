@@ -45,8 +45,19 @@ def token_key(token):
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-_SELECT_SQL = {}  # (model, columns, where, lock): the SELECT of `Game._select_sql`
-_WRITE_SQL = {}  # "bump", "event": the UPDATE of `Game.bump`, the INSERT of `Event.insert`
+_SQL = {}  # the statements written once per process, by what each is for (`_sql_once`)
+
+
+def _sql_once(key, write):
+    """The SQL statement `write(quote_name)` makes, made once per process and kept
+    under `key`: the ORM compiled the same statement again on every request (0.2 to
+    0.3 ms of a poll, of a save)."""
+    sql = _SQL.get(key)
+    if sql is None:
+        sql = _SQL[key] = write(connection.ops.quote_name)
+    return sql
+
+
 _EVENT_COLUMNS = ("game", "position", "serial", "type", "data", "created_at")
 
 
@@ -123,20 +134,19 @@ class Game(models.Model):
 
     @classmethod
     def _select_sql(cls, columns, where, lock=False):
-        """The SELECT of one row by `where`, written once per process: the ORM
-        compiled the same query again on every request (0.2 to 0.3 ms of a poll).
+        """The SELECT of one row by `where`, written once per process (`_sql_once`).
         `lock`: with the row lock of `select_for_update` where the database has one."""
-        made = _SELECT_SQL.get((cls, columns, where, lock))
-        if made is None:
-            quote = connection.ops.quote_name
-            made = (
+
+        def write(quote):
+            sql = (
                 f"SELECT {', '.join(quote(c) for c in columns)} FROM {quote(cls._meta.db_table)}"
                 f" WHERE {quote(where)} = %s LIMIT 1"
             )
             if lock and connection.features.has_select_for_update:
-                made += " FOR UPDATE"
-            _SELECT_SQL[(cls, columns, where, lock)] = made
-        return made
+                sql += " FOR UPDATE"
+            return sql
+
+        return _sql_once(("row", cls, columns, where, lock), write)
 
     @classmethod
     def _row_by(cls, where, value, lock=False):
@@ -208,16 +218,14 @@ class Game(models.Model):
 
     def _rows_of(self, model, columns, order):
         """`columns` of this game's rows of `model` (Player, Event) in `order`,
-        by one SELECT written once per process."""
-        key = (model, columns, order)
-        sql = _SELECT_SQL.get(key)
-        if sql is None:
-            quote = connection.ops.quote_name
-            sql = (
+        by one SELECT written once per process (`_sql_once`)."""
+        sql = _sql_once(
+            ("rows", model, columns, order),
+            lambda quote: (
                 f"SELECT {', '.join(quote(c) for c in columns)} FROM {quote(model._meta.db_table)}"
                 f" WHERE {quote(model._meta.get_field('game').column)} = %s ORDER BY {quote(order)}"
-            )
-            _SELECT_SQL[key] = sql
+            ),
+        )
         with connection.cursor() as cursor:
             cursor.execute(sql, [self.pk])
             return cursor.fetchall()
@@ -441,19 +449,19 @@ class Game(models.Model):
     def bump(self, change=""):
         """Count a change to the history, saying in words what it was.
 
-        One UPDATE written once per process, as `save(update_fields=...)` would
-        write it (the ORM compiled it again on every save: 0.3 ms of one)."""
+        One UPDATE written once per process (`_sql_once`), as
+        `save(update_fields=...)` would write it."""
         self.revision += 1
         self.last_change = change[: Game._meta.get_field("last_change").max_length]
         self.updated_at = timezone.now()
-        sql = _WRITE_SQL.get("bump")
-        if sql is None:
-            quote = connection.ops.quote_name
-            columns = ", ".join(
-                f"{quote(c)} = %s" for c in ("revision", "last_change", "updated_at")
-            )
-            table, pk = quote(Game._meta.db_table), quote(Game._meta.pk.column)
-            sql = _WRITE_SQL["bump"] = f"UPDATE {table} SET {columns} WHERE {pk} = %s"
+        sql = _sql_once(
+            "bump",
+            lambda quote: (
+                f"UPDATE {quote(Game._meta.db_table)} SET "
+                + ", ".join(f"{quote(c)} = %s" for c in ("revision", "last_change", "updated_at"))
+                + f" WHERE {quote(Game._meta.pk.column)} = %s"
+            ),
+        )
         updated = Game._meta.get_field("updated_at").get_db_prep_value(self.updated_at, connection)
         with connection.cursor() as cursor:
             cursor.execute(sql, [self.revision, self.last_change, updated, self.pk])
@@ -557,18 +565,18 @@ class Event(models.Model):
     @classmethod
     def insert(cls, game_id, position, serial, event):
         """Store `event` at `position`: the INSERT `save()` makes, written once per
-        process (the ORM compiled it again on every deal saved: 0.2 ms of one)."""
+        process (`_sql_once`)."""
         stored = cls(game_id=game_id, position=position, serial=serial)
         stored.fill(event)
         fields = [cls._meta.get_field(name) for name in _EVENT_COLUMNS]
-        sql = _WRITE_SQL.get("event")
-        if sql is None:
-            quote = connection.ops.quote_name
-            sql = _WRITE_SQL["event"] = (
+        sql = _sql_once(
+            "event",
+            lambda quote: (
                 f"INSERT INTO {quote(cls._meta.db_table)} "
                 f"({', '.join(quote(f.column) for f in fields)}) "
                 f"VALUES ({', '.join('%s' for _ in fields)})"
-            )
+            ),
+        )
         stored.created_at = timezone.now()
         values = [f.get_db_prep_value(getattr(stored, f.attname), connection) for f in fields]
         with connection.cursor() as cursor:
