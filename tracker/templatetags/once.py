@@ -1,5 +1,6 @@
-"""`{% translate %}` and `{% static %}` worked out once per language or path,
-and `{% kept %}`: a part of a page laid out once for what it shows.
+"""`{% translate %}`, `{% blocktranslate %}` and `{% static %}` worked out once
+per language or path, and `{% kept %}`: a part of a page laid out once for what
+it shows.
 
 `{% load ... once %}` after `{% load i18n static %}` (templates/base.html,
 templates/tracker/game.html) puts these in place of Django's tags of the same
@@ -14,12 +15,20 @@ a filter, `noop`, `as` or `context` is left to Django's tag as before.
 """
 
 import hmac
+from decimal import Decimal
 
 from django import template
 from django.conf import settings
 from django.core.signals import setting_changed
-from django.templatetags.i18n import TranslateNode, do_translate
+from django.template.base import render_value_in_context
+from django.templatetags.i18n import (
+    BlockTranslateNode,
+    TranslateNode,
+    do_block_translate,
+    do_translate,
+)
 from django.templatetags.static import StaticNode
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
@@ -53,6 +62,85 @@ class OnceTranslateNode(TranslateNode):
 @register.tag("trans")
 def translate(parser, token):
     return OnceTranslateNode(do_translate(parser, token))
+
+
+SAID_MANY = 4096  # translations a {% blocktranslate %} keeps; past that it starts again
+
+
+class OnceBlockTranslateNode(BlockTranslateNode):
+    """Django's `{% blocktranslate %}`, with its message looked up once per
+    language (and count), not on every render.
+
+    Django's tag builds the message id from its tokens, pushes the `with`
+    values onto the context, asks gettext (which reads the active language
+    from a thread-local) and pops the context again, in every render; the
+    game screen renders eight of them and a deal's answer six. Here the message
+    ids are built once, when the template is read, the translation is kept per
+    language and count, and the values are put in as Django's tag puts them
+    (escaped, localized). `context` and `asvar`, and a translation that does not
+    fit its values, are left to Django's tag.
+    """
+
+    def __init__(self, node):
+        super().__init__(
+            node.extra_context,
+            node.singular,
+            node.plural,
+            node.countervar,
+            node.counter,
+            node.message_context,
+            node.trimmed,
+            node.asvar,
+            node.tag_name,
+        )
+        self.once = self.message_context is None and self.asvar is None
+        self.counted = bool(self.plural and self.countervar and self.counter)
+        self.message, self.names = self.render_token_list(self.singular)
+        if self.counted:
+            self.plural_message, plural_names = self.render_token_list(self.plural)
+            self.names = self.names + plural_names
+        self.said = {}
+
+    def render(self, context, nested=False):
+        if not self.once:
+            return super().render(context, nested)
+        values = {name: value.resolve(context) for name, value in self.extra_context.items()}
+        count = None
+        if self.counted:
+            count = self.counter.resolve(context)
+            if isinstance(count, bool) or not isinstance(count, (int, float, Decimal)):
+                return super().render(context, nested)  # Django's own error
+            values[self.countervar] = count
+        key = (get_language(), count)
+        said = self.said.get(key)
+        if said is None:
+            if self.counted:
+                said = translation.ngettext(self.message, self.plural_message, count)
+            else:
+                said = translation.gettext(self.message)
+            if len(self.said) >= SAID_MANY:
+                self.said.clear()
+            self.said[key] = said
+        missing = context.template.engine.string_if_invalid
+        data = {}
+        for name in self.names:
+            if name in values:
+                value = values[name]
+            elif name in context:
+                value = context[name]
+            else:
+                value = missing % name if "%s" in missing else missing
+            data[name] = render_value_in_context(value, context)
+        try:
+            return said % data
+        except (KeyError, ValueError):
+            return super().render(context, nested)  # Django's fallback to English
+
+
+@register.tag("blocktranslate")
+@register.tag("blocktrans")
+def blocktranslate(parser, token):
+    return OnceBlockTranslateNode(do_block_translate(parser, token))
 
 
 _ADDRESSES = {}  # a static file's path: its address, for this process
