@@ -447,9 +447,10 @@ def _button_form(action, hidden, label, word):
 
 
 def with_deal_heads(rows, can_edit, edit_token):
-    """The history rows, each deal with its first box (`head_html`): its number,
-    on the edit link an Edit link to it. Laid out here, not in the template:
-    two {% url %} and a {% blocktranslate %} a row (bench/README.md)."""
+    """The history rows, each deal laid out whole (`html`): its first box, its
+    number, on the edit link an Edit link to it, then its boxes. Laid out here,
+    not in the template: two {% url %} and a {% blocktranslate %} a row, then
+    the row's own tags and values (bench/README.md)."""
     edit_label = gettext("Edit deal %(n)s") if can_edit else ""
     edit_url = _edit_url(edit_token) if can_edit else None
     # A tie-breaker deal is marked under its number.
@@ -458,7 +459,10 @@ def with_deal_heads(rows, can_edit, edit_token):
     for row in rows:
         if row["type"] == "deal":
             url = edit_url(row["event_id"]) if can_edit else ""
-            row["head_html"] = _deal_head_html(row, edit_label, url, tie)
+            head = _deal_head_html(row, edit_label, url, tie)
+            row["html"] = mark_safe(
+                f'\n<tr id="event-{int(row["event_id"])}">\n{head}\n{row["cells_html"]}\n</tr>\n'
+            )
     return rows
 
 

@@ -168,7 +168,7 @@ def _game_context(
         "state": state,
         "can_edit": can_edit,
         "entry": entry,
-        "version": game.revision,
+        "version": str(game.revision),  # shown as text: no number formatting each time
         "standings": scoreboard.standings(state),
         "history": scoreboard.with_deal_heads(
             _with_ids(game, state, scoreboard.history(state, 1 if step else limit)),
