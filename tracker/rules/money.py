@@ -56,6 +56,25 @@ def fewest_payments(balances):
     for mask in range(1, size):
         low = (mask & -mask).bit_length() - 1
         sums[mask] = sums[mask & (mask - 1)] + values[low]
+    # Unless a smaller group clears among itself, everybody is one group.
+    groups = _zero_sum_groups(size, sums) if 0 in sums[1 : size - 1] else [list(range(k))]
+    payments = []
+    for group in groups:
+        owed = {names[i]: values[i] for i in group}
+        while any(owed.values()):
+            debtor = min(owed, key=lambda n: (owed[n], names.index(n)))
+            creditor = max(owed, key=lambda n: (owed[n], -names.index(n)))
+            amount = min(-owed[debtor], owed[creditor])
+            payments.append((debtor, creditor, amount))
+            owed[debtor] += amount
+            owed[creditor] -= amount
+    payments.sort(key=lambda pay: (-pay[2], names.index(pay[0])))
+    return payments
+
+
+def _zero_sum_groups(size, sums):
+    """The most groups (each a list of indexes) that each sum to zero, by the
+    subset dynamic programme over `sums` (the sum of each subset, by mask)."""
     best = [0] * size
     step = [0] * size
     for mask in range(1, size):
@@ -77,15 +96,4 @@ def fewest_payments(balances):
         if sums[mask] == 0:
             groups.append(current)
             current = []
-    payments = []
-    for group in groups:
-        owed = {names[i]: values[i] for i in group}
-        while any(owed.values()):
-            debtor = min(owed, key=lambda n: (owed[n], names.index(n)))
-            creditor = max(owed, key=lambda n: (owed[n], -names.index(n)))
-            amount = min(-owed[debtor], owed[creditor])
-            payments.append((debtor, creditor, amount))
-            owed[debtor] += amount
-            owed[creditor] -= amount
-    payments.sort(key=lambda pay: (-pay[2], names.index(pay[0])))
-    return payments
+    return groups
