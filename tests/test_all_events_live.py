@@ -198,3 +198,32 @@ def test_a_deal_refused_on_the_page_of_every_event_keeps_every_row():
     back = game.get_absolute_url() + "?history=all"
     assert f'<a href="{back}" hx-get="{back}" hx-select="#game"' in html
     assert len(game.history()) == 16
+
+
+@pytest.mark.parametrize(
+    "page, shown",
+    [
+        ("http://testserver/g/{token}/?history=all", list(range(16, 0, -1))),
+        ("http://testserver/g/{token}/", list(range(16, 4, -1))),
+        ("http://elsewhere.example/g/{token}/?history=all", list(range(16, 4, -1))),
+    ],
+    ids=["from the page of every event", "from the plain page", "from another site"],
+)
+def test_a_change_posted_with_htmx_from_the_page_of_every_event_keeps_every_row(page, shown):
+    """Meena sits out, posted from the page htmx names: that page's whole game comes
+    back, the new event row first, polling on as that page; from elsewhere, the newest 12."""
+    game = fifteen_deals()
+    url = page.format(token=game.edit_token)
+    answer = Client().post(
+        f"/g/{game.edit_token}/sit-out/",
+        {"player": "Meena", "version": "15"},
+        HTTP_HX_CURRENT_URL=url,
+        **HTMX,
+    )
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert rows(html) == shown
+    assert "Meena sits out" in html
+    every = len(shown) == 16
+    assert ("Show all 16 events" in html) is not every
+    assert ("/live/?v=16&amp;history=all" in html) is every

@@ -10,6 +10,7 @@ import pickle
 import time
 from datetime import timedelta
 from decimal import Decimal
+from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -349,8 +350,15 @@ def _render_game_part(request, key, context, part):
 
 def _all_events(request):
     """Whether the request comes from the page of every event ("Show all N
-    events", `?history=all`): its poll and its deal form say so as its link does."""
-    return request.GET.get("history") == "all"
+    events", `?history=all`). Its poll and its deal form say so in their own
+    link, as the page's does; any other change posted from it with htmx (an
+    undo, a correction, a player added) by the page's link htmx sends with it."""
+    if request.GET.get("history") == "all":
+        return True
+    if request.method != "POST" or not request.htmx:
+        return False
+    page = urlsplit(request.htmx.current_url_abs_path or "")
+    return parse_qs(page.query).get("history") == ["all"]
 
 
 def _live_extra(all_events):

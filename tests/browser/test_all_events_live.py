@@ -130,6 +130,16 @@ def test_the_plain_page_lists_the_newest_12_and_says_how_many_there_are(
     expect(phone.locator("#board .meta")).to_contain_text("17 deals played")
     expect(phone.locator("#history-rows tr")).to_have_count(17)
     assert _deal_numbers(phone) == list(range(17, 0, -1))
+    # Meena sits out, tapped on that page: it stays the page of every event.
+    phone.get_by_role("button", name="Sit out Meena").click()
+    expect(phone.locator("#history-rows tr")).to_have_count(18)
+    expect(phone.locator("#history-rows tr").first).to_contain_text("Meena sits out")
+    expect(other.locator("#history-rows tr").first).to_contain_text("Meena sits out")
+    score_deal(other, "Asha", Ravi=3)
+    expect(phone.locator("#board .meta")).to_contain_text("18 deals played")
+    expect(phone.locator("#history-rows tr")).to_have_count(19)
+    expect(phone.get_by_role("link", name=re.compile("Show all"))).to_have_count(0)
+    expect(other.locator("#history-more")).to_have_text("Show all 19 events")
     assert other.logged == []
     other.context.close()
 
