@@ -22,18 +22,28 @@ FIFTEEN = [deal("Asha", Ravi=n + 1, Meena=2 * n) for n in range(1, 16)]
 ALL = "?history=all#history"
 
 
-def _page(browser, live_server, url):
-    """A phone of its own on `url`, with the console errors and warnings it logs."""
-    context = browser.new_context(base_url=live_server.url, **PHONE)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.logged = []
-    page.on(
-        "console",
-        lambda m: page.logged.append(m.text) if m.type in ("error", "warning") else None,
-    )
-    page.goto(url)
-    return page
+@pytest.fixture
+def open_phone(browser, live_server):
+    """open_phone(url): another phone on `url`, logging its console errors and
+    warnings in `page.logged`; closed after the test."""
+    contexts = []
+
+    def open_(url):
+        context = browser.new_context(base_url=live_server.url, **PHONE)
+        contexts.append(context)
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        page.logged = []
+        page.on(
+            "console",
+            lambda m: page.logged.append(m.text) if m.type in ("error", "warning") else None,
+        )
+        page.goto(url)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
 
 
 def _deal_numbers(page):
@@ -50,14 +60,12 @@ def _post_deal(game, version):
     assert saved.status_code == 200
 
 
-def test_the_page_of_every_event_keeps_every_row_as_deals_are_saved(
-    phone, browser, live_server, request
-):
+def test_the_page_of_every_event_keeps_every_row_as_deals_are_saved(phone, open_phone, request):
     game = Game.create("points", {}, NAMES, history=FIFTEEN)
     phone.goto(game.get_absolute_url() + ALL)
     expect(phone.locator("#history-rows tr")).to_have_count(15)
-    other = _page(browser, live_server, game.get_absolute_url())
-    watcher = _page(browser, live_server, game.get_view_url() + ALL)
+    other = open_phone(game.get_absolute_url())
+    watcher = open_phone(game.get_view_url() + ALL)
     expect(other.locator("#history-rows tr")).to_have_count(12)
     expect(other.locator("#history-more")).to_have_text("Show all 15 events")
     expect(watcher.locator("#history-rows tr")).to_have_count(15)
@@ -104,20 +112,15 @@ def test_the_page_of_every_event_keeps_every_row_as_deals_are_saved(
         assert page.locator("#history-rows").inner_html() == shown
     # No htmx error on any page: every part sent out of band found its place.
     assert request.node.stash[PHONE_LOG].console == []
-    print("OTHER", other.logged, "WATCHER", watcher.logged)
     assert other.logged == [] and watcher.logged == []
-    other.context.close()
-    watcher.context.close()
 
 
-def test_the_plain_page_lists_the_newest_12_and_says_how_many_there_are(
-    phone, browser, live_server
-):
+def test_the_plain_page_lists_the_newest_12_and_says_how_many_there_are(phone, open_phone):
     game = Game.create("points", {}, NAMES, history=FIFTEEN)
     phone.goto(game.get_absolute_url())
     expect(phone.locator("#history-rows tr")).to_have_count(12)
     expect(phone.locator("#history-more")).to_have_text("Show all 15 events")
-    other = _page(browser, live_server, game.get_absolute_url())
+    other = open_phone(game.get_absolute_url())
     score_deal(other, "Meena", Asha=4, Ravi=6)
     expect(phone.locator("#board .meta")).to_contain_text("16 deals played")
     expect(phone.locator("#history-more")).to_have_text("Show all 16 events")
@@ -141,7 +144,6 @@ def test_the_plain_page_lists_the_newest_12_and_says_how_many_there_are(
     expect(phone.get_by_role("link", name=re.compile("Show all"))).to_have_count(0)
     expect(other.locator("#history-more")).to_have_text("Show all 19 events")
     assert other.logged == []
-    other.context.close()
 
 
 PAGES = {"plain page": "", "page of every event": ALL}
