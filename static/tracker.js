@@ -207,6 +207,22 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const row = fresh.querySelector("tr[id]");
   if (row && document.getElementById(row.id)) event.detail.shouldSwap = false;
 });
+// A poll's answer that crossed a change made on this phone is not shown: the
+// change's own answer brings the board, and the next poll anything newer. htmx
+// looks for a poll's out-of-band parts beside the board that sent it, so once
+// that board or the deal form was swapped out it would find none of them
+// (and log each, or the retargeted save's "#board", as an error).
+const dropSwap = (event) => { event.detail.shouldSwap = false; };
+// A board swapped out: the answer to its poll still on its way goes nowhere.
+document.addEventListener("htmx:beforeCleanupElement", (event) => {
+  if (event.target.id === "board") event.target.addEventListener("htmx:beforeSwap", dropSwap);
+});
+// A form's change still on its way: the poll's answer would swap out that form
+// before the change's answer comes back to it.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const from = event.detail.requestConfig && event.detail.requestConfig.elt;
+  if (from && from.id === "board" && document.querySelector("form.htmx-request")) dropSwap(event);
+});
 // A refused form: bring its first message into view.
 document.addEventListener("htmx:afterSwap", (event) => {
   const status = event.detail.xhr && event.detail.xhr.status;

@@ -10,6 +10,7 @@ import pickle
 import time
 from datetime import timedelta
 from decimal import Decimal
+from urllib.parse import parse_qs, urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -177,6 +178,7 @@ def _game_context(
         ),
         "events_hidden": max(0, len(state.rows) - limit) if limit else 0,
         "all_events": all_events,
+        "page_url": game.get_absolute_url() + ("?history=all" if all_events else ""),
         "step": step,
         "recent": scoreboard.RECENT,
         "banner": scoreboard.banner(state),
@@ -207,6 +209,7 @@ def _with_ids(game, state, rows):
 
 
 def _show_game(request, game, state, can_edit, status=200, **extra):
+    extra.setdefault("all_events", _all_events(request))
     context = _game_context(game, state, can_edit, **extra)
     if request.htmx:
         return render(request, "tracker/game.html#game", context, status=status)
@@ -345,8 +348,26 @@ def _render_game_part(request, key, context, part):
     return html
 
 
+def _all_events(request):
+    """Whether the request comes from the page of every event ("Show all N
+    events", `?history=all`). Its poll and its deal form say so in their own
+    link, as the page's does; any other change posted from it with htmx (an
+    undo, a correction, a player added) by the page's link htmx sends with it."""
+    if request.GET.get("history") == "all":
+        return True
+    if request.method != "POST" or not request.htmx:
+        return False
+    page = urlsplit(request.htmx.current_url_abs_path or "")
+    return parse_qs(page.query).get("history") == ["all"]
+
+
+def _live_extra(all_events):
+    """The `extra` of a live fragment or step: the page of every event's apart."""
+    return {"oob": True, "all_events": True} if all_events else {"oob": True}
+
+
 def _game_page(request, game, can_edit):
-    all_events = request.GET.get("history") == "all"
+    all_events = _all_events(request)
     if get_messages(request):
         # A message for this browser only: render afresh, not from the cache.
         return _show_game(request, game, game.state(), can_edit, all_events=all_events)
@@ -423,14 +444,17 @@ def _live(request, token, can_edit):
         raise Http404("No game has that link.")
     revision, view_key = found
     shown = request.GET.get("v")
+    all_events = _all_events(request)
+    extra = _live_extra(all_events)
     if shown == str(revision):
         response = HttpResponse(status=204)
     else:
         # A phone one revision behind is answered with the step a save kept
-        # for it (`_saved`), when the change was one.
+        # for it (`_saved`), when the change was one. The page of every event
+        # has no step: it is sent its whole history, kept under its own key.
         step = (
-            cache.get(_game_part_key(request, token, revision, can_edit, "step", {"oob": True}))
-            if shown == str(revision - 1)
+            cache.get(_game_part_key(request, token, revision, can_edit, "step", extra))
+            if shown == str(revision - 1) and not all_events
             else None
         )
         if step is not None:
@@ -439,7 +463,7 @@ def _live(request, token, can_edit):
                 _mark_watched(view_key)
         else:
             response = _cached_game_part(
-                request, token, revision, can_edit, "live", view_key=view_key, oob=True
+                request, token, revision, can_edit, "live", view_key=view_key, **extra
             )
     response["Cache-Control"] = "no-store"
     return response
@@ -465,6 +489,8 @@ def _done(request, game, state=None, notice=None, live=False):
         return _show_game(request, game, state, can_edit=True, notice=notice)
     if notice:
         messages.info(request, notice)
+    if _all_events(request):  # back to the page of every event it was posted from
+        return redirect(game.get_absolute_url() + "?history=all")
     return redirect(game)
 
 
@@ -481,8 +507,12 @@ def _saved(request, game, state):
     watcher renders it. What is above the board (a notice from before) and an
     open edit in the change slot are emptied as a swap of the whole `#game`
     empties them.
+
+    Saved from the page of every event (`_all_events`), the other phones'
+    part is still kept for them, and this page is answered with its live
+    fragment, the whole history in it, kept for the other phones on that page.
     """
-    extra = {"oob": True}
+    extra = _live_extra(False)
     part = "step" if _is_step(state) else "live"
     context = _game_context(game, state, True, step=part == "step", **extra)
     key = _game_part_key(request, game.edit_token, game.revision, True, part, extra)
@@ -491,6 +521,11 @@ def _saved(request, game, state):
         watched = _watch_context(context)
         key = _game_part_key(request, game.view_token, game.revision, False, part, extra)
         _render_game_part(request, key, watched, part)
+    if _all_events(request):
+        extra = _live_extra(True)
+        context = _game_context(game, state, True, **extra)
+        key = _game_part_key(request, game.edit_token, game.revision, True, "live", extra)
+        html = _render_game_part(request, key, context, "live")
     response = HttpResponse(_with_csrf_token(request, html))
     response.content += render_to_string("tracker/game.html#saved").encode()
     return reswap(retarget(response, "#board"), "outerHTML")

@@ -1,0 +1,229 @@
+"""The page of every event ("Show all N events", `?history=all`) stays whole while
+the game goes on: its poll, and a deal saved from it, are answered with every row
+of the history, kept in the shared cache under a key of its own; the plain page
+still lists the newest 12 and is sent a step."""
+
+import re
+from unittest import mock
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from tracker.models import Game
+
+from .events import deal
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+NAMES = ["Asha", "Ravi", "Meena"]
+# 15 deals: Asha wins each, Ravi has 2 to 16 points, Meena 2 to 30.
+FIFTEEN = [deal("Asha", Ravi=n + 1, Meena=2 * n) for n in range(1, 16)]
+# Deal 16: Meena won, Asha 4, Ravi 6 (seats 1, 2 and 3).
+DEAL_16 = {"winner": "3", "r1": "points", "p1": "4", "r2": "points", "p2": "6"}
+ROW = re.compile(r'<tr(?: class="event")? id="event-(\d+)">')
+DEAL_HEAD = re.compile(r'aria-label="Edit deal (\d+)"')
+DELETE = "delete:#history-rows"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    cache.clear()
+
+
+def fifteen_deals():
+    return Game.create("points", {}, NAMES, history=FIFTEEN)
+
+
+def save_deal_16(game, client=None, url=""):
+    """Deal 16, saved with htmx from the plain page (or `url`'s query)."""
+    data = {"version": str(game.revision), **DEAL_16}
+    saved = (client or Client()).post(f"/g/{game.edit_token}/deal/{url}", data, **HTMX)
+    assert saved.status_code == 200
+    game.refresh_from_db()
+    assert game.revision == 16
+    return saved.content.decode()
+
+
+def rows(html):
+    """The events the history rows are of (their serials), in the order shown."""
+    return [int(serial) for serial in ROW.findall(html)]
+
+
+def without_token(html):
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+
+
+def poll(game, version, link="edit", query="&history=all"):
+    token = game.edit_token if link == "edit" else game.view_token
+    url = f"/{'g' if link == 'edit' else 'w'}/{token}/live/?v={version}{query}"
+    answer = Client().get(url, **HTMX)
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def assert_every_row(html, link="edit"):
+    """The whole history of 16 deals, newest first, out of band, and nothing taken off."""
+    assert rows(html) == list(range(16, 0, -1))
+    if link == "edit":
+        assert [int(n) for n in DEAL_HEAD.findall(html)] == list(range(16, 0, -1))
+    assert '<section id="history" aria-labelledby="history-title" hx-swap-oob="true">' in html
+    assert '<tbody id="history-rows">' in html  # not data-recent
+    assert DELETE not in html and "afterbegin:" not in html
+    assert "Show all" not in html
+    assert "16 deals played" in html
+    # The board it brings polls on as the page of every event.
+    assert "/live/?v=16&amp;history=all" in html
+
+
+def test_the_page_of_every_event_polls_and_saves_as_that_page():
+    game = fifteen_deals()
+    page = Client().get(game.get_absolute_url() + "?history=all").content.decode()
+    assert rows(page) == list(range(15, 0, -1))
+    assert f'hx-get="/g/{game.edit_token}/live/?v=15&amp;history=all"' in page
+    assert f'hx-post="/g/{game.edit_token}/deal/?history=all"' in page
+    assert f'action="/g/{game.edit_token}/deal/?history=all"' in page
+    assert "Show all" not in page
+    watched = Client().get(game.get_view_url() + "?history=all").content.decode()
+    assert rows(watched) == list(range(15, 0, -1))
+    assert f'hx-get="/w/{game.view_token}/live/?v=15&amp;history=all"' in watched
+    # The plain page: the newest 12, its poll and form as before.
+    plain = Client().get(game.get_absolute_url()).content.decode()
+    assert rows(plain) == list(range(15, 3, -1))
+    assert f'hx-get="/g/{game.edit_token}/live/?v=15"' in plain
+    assert f'hx-post="/g/{game.edit_token}/deal/"' in plain
+    assert "Show all 15 events" in plain
+
+
+@pytest.mark.parametrize("link", ["edit", "view"])
+def test_a_poll_of_the_page_of_every_event_one_revision_behind_has_every_row(link):
+    game = fifteen_deals()
+    Client().get(game.get_view_url())  # someone watches: the save keeps their step too
+    save_deal_16(game)
+    answer = poll(game, 15, link)
+    assert_every_row(answer, link)
+    if link == "view":
+        assert game.edit_token not in answer and "Enter deal" not in answer
+    else:
+        assert "Enter deal 17" in answer
+        assert f'hx-post="/g/{game.edit_token}/deal/?history=all"' in answer
+    # The plain page one revision behind is still sent the step: the new row,
+    # the rows past the newest 12 taken off, and its "Show all" link.
+    step = poll(game, 15, link, query="")
+    assert rows(step) == [16]
+    assert "afterbegin:#history-rows" in step
+    assert "delete:#history-rows[data-recent] > tr:nth-child(n+13)" in step
+    assert "Show all 16 events" in step
+    assert "&amp;history=all" not in step and "deal/?history=all" not in step
+
+
+@pytest.mark.parametrize("link", ["edit", "view"])
+def test_a_poll_of_the_page_of_every_event_from_the_start_has_every_row(link):
+    game = fifteen_deals()
+    save_deal_16(game)
+    assert_every_row(poll(game, 0, link), link)
+    plain = poll(game, 0, link, query="")
+    assert rows(plain) == list(range(16, 4, -1))
+    assert "Show all 16 events" in plain and DELETE not in plain
+
+
+def test_the_page_of_every_event_is_kept_under_a_key_of_its_own():
+    """Rendered once for its revision: the next phone on that page is answered
+    from the shared cache, and the plain page's answer is not the same."""
+    game = fifteen_deals()
+    save_deal_16(game)
+    first = poll(game, 0)
+    rendered = AssertionError("the poll rendered the page again")
+    with mock.patch("tracker.views._game_context", side_effect=rendered):
+        again = poll(game, 3)
+        plain_step = poll(game, 15, query="")
+    assert without_token(again) == without_token(first)
+    assert rows(plain_step) == [16]
+    plain = poll(game, 0, query="")
+    assert rows(plain) == list(range(16, 4, -1))
+
+
+def test_a_deal_saved_from_the_page_of_every_event_is_answered_with_every_row():
+    game = fifteen_deals()
+    saved = save_deal_16(game, url="?history=all")
+    assert_every_row(saved)
+    assert "Enter deal 17" in saved
+    assert f'hx-post="/g/{game.edit_token}/deal/?history=all"' in saved
+    # Kept for the other phones, each on its own page, so neither renders it again.
+    rendered = AssertionError("the poll rendered the page again")
+    with mock.patch("tracker.views._game_context", side_effect=rendered):
+        every = poll(game, 15)
+        plain = poll(game, 15, query="")
+    assert_every_row(every)
+    assert rows(plain) == [16] and "Show all 16 events" in plain
+
+
+def test_a_deal_saved_without_javascript_goes_back_to_the_page_of_every_event():
+    game = fifteen_deals()
+    client = Client()
+    data = {"version": "15", **DEAL_16}
+    saved = client.post(f"/g/{game.edit_token}/deal/?history=all", data)
+    assert saved.status_code == 302
+    assert saved["Location"] == game.get_absolute_url() + "?history=all"
+    page = client.get(saved["Location"]).content.decode()
+    assert rows(page) == list(range(16, 0, -1))
+    assert "Show all" not in page
+    plain = client.post(f"/g/{game.edit_token}/deal/", {"version": "16", **DEAL_16})
+    assert plain["Location"] == game.get_absolute_url()
+
+
+def test_a_deal_refused_on_the_page_of_every_event_keeps_every_row():
+    """No winner tapped: the form comes back with its message, every row still shown."""
+    game = fifteen_deals()
+    data = {"version": "15", "r1": "points", "p1": "4", "r2": "points", "p2": "6"}
+    refused = Client().post(f"/g/{game.edit_token}/deal/?history=all", data, **HTMX)
+    assert refused.status_code == 422
+    html = refused.content.decode()
+    assert "Tap the player who won the deal" in html
+    assert rows(html) == list(range(15, 0, -1))
+    assert f'hx-post="/g/{game.edit_token}/deal/?history=all"' in html
+    assert "/live/?v=15&amp;history=all" in html
+    assert len(game.history()) == 15
+    # Made against an old revision: the game as it is now, every row of it.
+    save_deal_16(game)
+    stale = Client().post(
+        f"/g/{game.edit_token}/deal/?history=all", {"version": "15", **DEAL_16}, **HTMX
+    )
+    assert stale.status_code == 409
+    html = stale.content.decode()
+    assert "Someone else just saved deal 16." in html
+    assert rows(html) == list(range(16, 0, -1))
+    # Discarding what was typed goes back to the page of every event.
+    back = game.get_absolute_url() + "?history=all"
+    assert f'<a href="{back}" hx-get="{back}" hx-select="#game"' in html
+    assert len(game.history()) == 16
+
+
+@pytest.mark.parametrize(
+    "page, shown",
+    [
+        ("http://testserver/g/{token}/?history=all", list(range(16, 0, -1))),
+        ("http://testserver/g/{token}/", list(range(16, 4, -1))),
+        ("http://elsewhere.example/g/{token}/?history=all", list(range(16, 4, -1))),
+    ],
+    ids=["from the page of every event", "from the plain page", "from another site"],
+)
+def test_a_change_posted_with_htmx_from_the_page_of_every_event_keeps_every_row(page, shown):
+    """Meena sits out, posted from the page htmx names: that page's whole game comes
+    back, the new event row first, polling on as that page; from elsewhere, the newest 12."""
+    game = fifteen_deals()
+    url = page.format(token=game.edit_token)
+    answer = Client().post(
+        f"/g/{game.edit_token}/sit-out/",
+        {"player": "Meena", "version": "15"},
+        HTTP_HX_CURRENT_URL=url,
+        **HTMX,
+    )
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert rows(html) == shown
+    assert "Meena sits out" in html
+    every = len(shown) == 16
+    assert ("Show all 16 events" in html) is not every
+    assert ("/live/?v=16&amp;history=all" in html) is every
