@@ -204,3 +204,66 @@ def test_blank_deal_rows_without_count_links_are_kept_apart_by_rule_and_format()
         _nothing_kept()
         assert html == forms.deal_rows_html(forms.DealEntry(state, state.in_players))
     assert len(set(kept)) == 4
+
+
+def _entry(context, state=None, playing=None):
+    """The context with a blank deal form for `state` (its own, changed) dealt to `playing`."""
+    state = state or context["state"]
+    context.update(state=state, entry=forms.DealEntry(state, playing or state.in_players))
+
+
+# (what is changed in the blank deal form, the change), each alone
+DEAL_FORM_CHANGES = [
+    ("another game", lambda c: c.update(game=Game(edit_token="another-edit-link-0123456"))),
+    ("all events page", lambda c: c.update(all_events=True)),
+    ("deal number", lambda c: _entry(c, _Changed(c["state"], deals_played=7))),
+    ("dealer", lambda c: _entry(c, _Changed(c["state"], next_dealer="Kiran"))),
+    ("version", lambda c: c.update(version="123")),
+    ("players dealt in", lambda c: _entry(c, playing=c["state"].players[:3])),
+    ("tie-breaker", lambda c: _entry(c, _Changed(c["state"], tie_breaker=True))),
+    (
+        "drop values",
+        lambda c: _entry(c, _Changed(c["state"], rules={**c["state"].rules, "first_drop": 25})),
+    ),
+    ("going rummy offered", lambda c: c.update(entry=_Changed(c["entry"], rummy_offered=True))),
+    ("prompt", lambda c: c.update(entry=_Changed(c["entry"], prompt="Tap who won"))),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "change", [c[1] for c in DEAL_FORM_CHANGES], ids=[c[0] for c in DEAL_FORM_CHANGES]
+)
+def test_a_kept_deal_form_is_laid_out_again_when_what_it_shows_changes(change):
+    """The blank deal form is kept by what it shows: each value changed alone is shown changed."""
+    players = ["Asha", "Ravi", "Meena", "Kiran"]
+    deal = {"type": "deal", "winner": "Asha", "results": {"Ravi": 10, "Meena": 20, "Kiran": 30}}
+    game = Game.create("points", {}, players, None, "Kept", [deal])
+    state = game.state()
+    before, changed = (views._game_context(game, state, True) for _ in range(2))
+    before["csrf_token"] = changed["csrf_token"] = views.CSRF_SLOT
+    first = _render("deal-form", before)
+    change(changed)
+    kept = _render("deal-form", dict(changed))
+    _nothing_kept()
+    assert kept == _render("deal-form", dict(changed))
+    assert kept != first
+
+
+@pytest.mark.django_db
+def test_a_deal_form_with_something_typed_or_refused_is_never_kept():
+    """What one phone typed and had refused is shown to it alone: the blank form
+    after it, for the same game and deal, has nothing of it."""
+    players = ["Asha", "Ravi", "Meena", "Kiran"]
+    game = Game.create("points", {}, players, None, "Typed")
+    state = game.state()
+    typed, blank = (views._game_context(game, state, True) for _ in range(2))
+    typed["csrf_token"] = blank["csrf_token"] = views.CSRF_SLOT
+    posted = {"winner": "1", "p2": "12", "p3": "99999", "p4": "7"}
+    typed["entry"] = entry = forms.DealEntry(state, state.in_players, data=posted)
+    assert entry.event() is None  # 99999 is refused
+    refused = _render("deal-form", typed)
+    assert 'value="12"' in refused and 'aria-invalid="true"' in refused
+    shown = _render("deal-form", blank)
+    assert 'value="12"' not in shown and 'aria-invalid="true"' not in shown
+    assert "Enter deal 1" in shown

@@ -466,6 +466,23 @@ class DealEntry:
         return event
 
     @property
+    def untouched(self):
+        """Nothing typed, filled in or refused yet: the blank form shown after
+        each deal, the same for the same players, game and deal (`{% kept %}`)."""
+        return self.blank and not self.errors and not self.warnings
+
+    def blank_shown(self):
+        """What a blank form's rows show besides the language and the game's link:
+        the players dealt in, the result buttons and the words of the format."""
+        return (
+            tuple((p.seat, p.name) for p in self.playing),
+            tuple(self.buttons()),
+            str(self.result_noun),
+            str(self.placeholder),
+            self.calculator,
+        )
+
+    @property
     def needs_confirm(self):
         """A warning to read before saving (a drop for a player who must play)."""
         return bool(self.warnings) and not self.confirmed and not self.errors
@@ -553,15 +570,7 @@ def deal_rows_html(entry, count_token=None):
     """
     if not (entry.blank and not entry.errors):
         return _deal_rows_html(entry, count_token)
-    key = (
-        get_language(),
-        count_token,
-        tuple((p.seat, p.name) for p in entry.playing),
-        tuple(entry.buttons()),
-        str(entry.result_noun),
-        str(entry.placeholder),
-        entry.calculator,
-    )
+    key = (get_language(), count_token, entry.blank_shown())
     html = _BLANK_ROWS.get(key)
     if html is None:
         if len(_BLANK_ROWS) >= BLANK_ROWS_KEPT:

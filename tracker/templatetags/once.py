@@ -180,7 +180,9 @@ KEPT_PARTS = 512  # parts a process keeps; past that it starts again
 class KeptNode(template.Node):
     """`{% kept "name" value ... %}...{% endkept %}`: the part rendered once per
     process for the values it names, as Django's `{% cache %}` varies on its
-    arguments, and kept in memory.
+    arguments, and kept in memory. `{% kept "name" if value ... %}` keeps it
+    only while `value` holds, and else renders it each time (a deal form with
+    something typed in it).
 
     Every value the part shows must be named, as with `{% cache %}`; the
     language, autoescape and the CSRF token (the cached pages' slot, or a
@@ -188,15 +190,19 @@ class KeptNode(template.Node):
     every deal, the `version` in its forms (the revision they were made
     against), is rendered as VERSION_SLOT and put in on the way out, so a part
     is laid out again only when what it shows changes: the Add a player, Sit
-    out and End session forms of the game screen (bench/README.md).
+    out and End session forms of the game screen, and its blank deal form
+    (bench/README.md).
     """
 
     kept = {}
 
-    def __init__(self, nodelist, name, values):
+    def __init__(self, nodelist, name, values, condition=None):
         self.nodelist, self.name, self.values = nodelist, name, values
+        self.condition = condition  # `if value`: kept only while it holds
 
     def render(self, context):
+        if self.condition is not None and not self.condition.resolve(context):
+            return self.nodelist.render(context)
         key = (
             self.name,
             get_language(),
@@ -219,6 +225,11 @@ def kept(parser, token):
     bits = token.split_contents()
     if len(bits) < 2:
         raise template.TemplateSyntaxError("{% kept %} takes a name, then the values it shows")
+    name, values, condition = bits[1], bits[2:], None
+    if values[:1] == ["if"]:  # {% kept "name" if value ... %}: kept only while value holds
+        if len(values) < 2:
+            raise template.TemplateSyntaxError("{% kept ... if %} needs the value it keeps by")
+        condition, values = parser.compile_filter(values[1]), values[2:]
     nodelist = parser.parse(("endkept",))
     parser.delete_first_token()
-    return KeptNode(nodelist, bits[1], [parser.compile_filter(bit) for bit in bits[2:]])
+    return KeptNode(nodelist, name, [parser.compile_filter(bit) for bit in values], condition)
