@@ -4,6 +4,7 @@ Every form posts and redirects back (Post/Redirect/Get) without JavaScript;
 an htmx request gets the re-rendered part of the same template instead.
 """
 
+import functools
 import hashlib
 import hmac
 import pickle
@@ -357,6 +358,8 @@ def _all_events(request):
         return True
     if request.method != "POST" or not request.htmx:
         return False
+    if "history=all" not in request.headers.get("HX-Current-URL", ""):
+        return False  # the page's link is read apart only when it may say so
     page = urlsplit(request.htmx.current_url_abs_path or "")
     return parse_qs(page.query).get("history") == ["all"]
 
@@ -527,8 +530,15 @@ def _saved(request, game, state):
         key = _game_part_key(request, game.edit_token, game.revision, True, "live", extra)
         html = _render_game_part(request, key, context, "live")
     response = HttpResponse(_with_csrf_token(request, html))
-    response.content += render_to_string("tracker/game.html#saved").encode()
+    response.content += _emptied()
     return reswap(retarget(response, "#board"), "outerHTML")
+
+
+@functools.cache
+def _emptied():
+    """The notice and change slot emptied after a save (`saved` in game.html):
+    the same bytes every time, so rendered once per process."""
+    return render_to_string("tracker/game.html#saved").encode()
 
 
 def _is_step(state):
