@@ -18,7 +18,7 @@ from collections import OrderedDict
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.filebased import FileBasedCache
 
-PAGES = "game-html:"  # the rendered pages of tracker/views.py: strings, never changed
+PAGES = "game-html:"  # the rendered pages of tracker/views.py: their bytes, never changed
 
 
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
@@ -75,7 +75,7 @@ class SharedFileCache(FileBasedCache):
         fname = self._key_to_file(key, version)
         self._cull()
         content = pickle.dumps(self.get_backend_timeout(timeout), self.pickle_protocol)
-        content += self._packed(value)
+        content += self._packed(value, key.startswith(PAGES))
         tmp = f"{fname}.{os.getpid()}-{threading.get_ident()}-{next(self._written)}.tmp"
         try:
             fd = os.open(tmp, _NEW_FILE, 0o600)
@@ -127,18 +127,19 @@ class SharedFileCache(FileBasedCache):
         except FileNotFoundError:
             return 0
 
-    def _packed(self, value):
+    def _packed(self, value, page=False):
         """The value pickled, and compressed only if it is large.
 
         Compressing cost more CPU than writing the bytes it saved: zlib took
         0.1 to 0.3 ms of a 10 to 33 KB page (most of the page write) and 0.15 ms
         of a 50-deal state (10 KB, in every save), and each read paid the
-        decompression. Pages (str) are never compressed; other values from
+        decompression. Pages (the game's parts, kept as the bytes of the
+        answer, and any text) are never compressed; other values from
         COMPRESS_FROM bytes up (a state of several hundred deals), so the
         folder stays small. A pickle starts with 0x80 and a zlib stream with
         0x78: `_unpacked` tells the two apart (and reads older files).
         The same large bytes written again at once are compressed once."""
-        if isinstance(value, str):
+        if page or isinstance(value, str):
             return pickle.dumps(value, self.pickle_protocol)
         last, packed = self._last_packed
         if value is last:

@@ -327,10 +327,18 @@ def _mark_watched(view_key):
     cache.add(_watched_key(view_key), True, WATCHED_FOR)
 
 
+_CSRF_SLOT_BYTES = CSRF_SLOT.encode()
+
+
 def _with_csrf_token(request, html):
-    """`html` with this browser's CSRF token in its forms. A part with no form (a
-    watcher's board) asks for no token, so it sets no cookie either."""
-    return html.replace(CSRF_SLOT, get_token(request)) if CSRF_SLOT in html else html
+    """`html` (a kept part: UTF-8 bytes) with this browser's CSRF token in its
+    forms. A part with no form (a watcher's board) asks for no token, so it sets
+    no cookie either."""
+    if isinstance(html, str):  # (a part kept as text by an older version)
+        html = html.encode()
+    if _CSRF_SLOT_BYTES not in html:
+        return html
+    return html.replace(_CSRF_SLOT_BYTES, get_token(request).encode())
 
 
 def _game_part_key(request, token, revision, can_edit, part, extra):
@@ -341,10 +349,12 @@ def _game_part_key(request, token, revision, can_edit, part, extra):
 
 
 def _render_game_part(request, key, context, part):
-    """Render a game part with the CSRF slot in place of the token, and keep it under `key`."""
+    """Render a game part with the CSRF slot in place of the token, and keep it
+    under `key` as the bytes of the answer: encoded once, for the cache and
+    every answer made from it, not again for each."""
     context["csrf_token"] = CSRF_SLOT
     template = "tracker/game.html" if part == "page" else f"tracker/game.html#{part}"
-    html = render_to_string(template, context, request=request)
+    html = render_to_string(template, context, request=request).encode()
     cache.set(key, html)
     return html
 
