@@ -13,8 +13,10 @@ import pickle
 import pytest
 
 from tracker.rules import GameState, apply, replay
+from tracker.rules.state import KEPT_ROWS
 
 from .conftest import example_paths, input_part, load_example
+from .events import deal
 
 
 def replayed(doc, upto=None):
@@ -39,7 +41,9 @@ def same_game(document, doc):
 
 
 def fields(state):
-    """The state's fields, its format object by name (an unpickled one is a copy)."""
+    """The state's fields, every row read, its format object by name (an
+    unpickled one is a copy)."""
+    assert isinstance(state.rows, list)  # a kept state reads its older rows now
     found = dict(vars(state))
     found["spec"] = found["spec"].name
     return found
@@ -79,3 +83,55 @@ def test_a_state_kept_with_its_rows_as_objects_still_reads_back():
     old.__setstate__(dict(vars(state)))  # what unpickling the old form does
     assert fields(old) == fields(state)
     same_game(old.document(), doc)
+
+
+def test_a_game_kept_and_read_back_after_every_deal_has_every_row():
+    """As the pages do: each deal is played on the state kept for the revision
+    before it, and the new state kept. Asha wins every deal and Ravi, Meena and
+    Kiran lose 10, 20 and 30: after deal k the balances are +60k, -10k, -20k, -30k."""
+    deals = 5 * KEPT_ROWS + 3  # the newest rows move to older runs four times
+    state = replay("points", {}, ["Asha", "Ravi", "Meena", "Kiran"], [])
+    for k in range(1, deals + 1):
+        state = kept(state)
+        assert "rows" not in vars(state) and state.row_count == k - 1
+        apply(state, deal("Asha", Ravi=10, Meena=20, Kiran=30))
+        assert state.row_count == state.version == k
+        assert state.recent_rows(1)[0].totals == {
+            "Asha": 60 * k,
+            "Ravi": -10 * k,
+            "Meena": -20 * k,
+            "Kiran": -30 * k,
+        }
+    back = kept(state)
+    assert [row.number for row in back.recent_rows(12)] == list(range(deals - 11, deals + 1))
+    assert "rows" not in vars(back)  # the newest twelve came without the older rows
+    assert [row.index for row in back.rows] == list(range(deals))  # now every row is read
+    assert [row.totals["Kiran"] for row in back.rows] == [-30 * k for k in range(1, deals + 1)]
+    assert back.row_count == deals and len(back.recent_rows(deals + 5)) == deals
+    assert back.recent_rows(0) == []
+    assert [p.balance for p in back.players] == [60 * deals, -10 * deals, -20 * deals, -30 * deals]
+
+
+def test_the_newest_rows_asked_for_beyond_those_kept_apart_reads_the_older_ones():
+    history = [deal("Asha", Ravi=k) for k in range(2, 42)]
+    back = kept(replay("points", {}, ["Asha", "Ravi"], history))
+    assert len(vars(back)["_newest"]) < 40  # the older rows were kept apart
+    assert [row.results["Ravi"] for row in back.recent_rows(40)] == list(range(2, 42))
+    assert "rows" in vars(back)
+
+
+def test_a_row_added_to_a_state_with_every_row_read_is_kept_with_them():
+    history = [deal("Asha", Ravi=k) for k in range(2, 22)]
+    state = kept(replay("points", {}, ["Asha", "Ravi"], history))
+    assert len(state.rows) == 20  # every row read
+    apply(state, deal("Ravi", Asha=7))
+    back = kept(state)
+    assert back.row_count == 21 and back.recent_rows(1)[0].winner == "Ravi"
+    assert [row.number for row in back.rows] == list(range(1, 22))
+
+
+def test_a_state_without_rows_answers_no_other_missing_attribute():
+    state = kept(replay("points", {}, ["Asha", "Ravi"], []))
+    with pytest.raises(AttributeError):
+        state.no_such_thing  # noqa: B018
+    assert not hasattr(GameState.__new__(GameState), "rows")

@@ -376,7 +376,7 @@ class Game(models.Model):
         serial = self.revision + 1  # revisions only grow: an id is never given twice
         Event.insert(self.pk, len(ids), serial, event)
         self.event_ids = [*ids, serial]
-        self.bump(_added(state.rows[-1]))
+        self.bump(_added(state.recent_rows(1)[0]))
         return state
 
     @transaction.atomic

@@ -196,7 +196,7 @@ def history(state, limit=None):
     say = _said_once()
     badges = _deal_badges()
     rows = []
-    for row in state.rows[-limit:] if limit else state.rows:
+    for row in state.recent_rows(limit) if limit else state.rows:
         entry = {
             "position": row.index,
             "type": row.type,

@@ -177,7 +177,7 @@ def _game_context(
             can_edit,
             game.edit_token,
         ),
-        "events_hidden": max(0, len(state.rows) - limit) if limit else 0,
+        "events_hidden": max(0, state.row_count - limit) if limit else 0,
         "all_events": all_events,
         "page_url": game.get_absolute_url() + ("?history=all" if all_events else ""),
         "step": step,
@@ -202,7 +202,7 @@ def _game_context(
 def _with_ids(game, state, rows):
     """The history rows with the id of each event, for its Edit and Undo forms."""
     ids = getattr(game, "event_ids", None)  # read with the history `state` replays
-    if ids is None or len(ids) != len(state.rows):
+    if ids is None or len(ids) != state.row_count:
         ids = list(game.events.values_list("serial", flat=True))
     for row in rows:
         row["event_id"] = ids[row["position"]]
@@ -558,10 +558,10 @@ def _is_step(state):
     stale). Its answer is then the board, the new row, the rows beyond the
     newest RECENT taken off, the "Show all" link and the chart: not the
     whole history again (`step` in templates/tracker/game.html)."""
-    rows = state.rows
-    if state.finished or len(rows) < 2 or rows[-1].type != "deal":
+    rows = state.recent_rows(scoreboard.RECENT)
+    if state.finished or state.row_count < 2 or rows[-1].type != "deal":
         return False
-    return all(row.type == "deal" for row in rows[-scoreboard.RECENT :])
+    return all(row.type == "deal" for row in rows)
 
 
 def _watch_context(context):

@@ -93,7 +93,7 @@ def apply(state, event):
     Every check comes before the first change, so a refused event can be
     tried against the same state again (the web pages rely on it).
     """
-    index = len(state.rows)
+    index = state.row_count
     number = state.deals_played + 1  # a deal's number, for the label of its refusal
     kind = event.get("type") if isinstance(event, dict) else None
     try:
@@ -113,7 +113,7 @@ def apply(state, event):
     figure = spec.figure
     row.index = index
     row.totals = {p.name: figure(state, p) for p in state.players}
-    state.rows.append(row)
+    state.add_row(row)
     spec.refresh(state)
     return row
 

@@ -7,6 +7,7 @@ rotation, lookups, the shape of the document) is written here once.
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from operator import attrgetter
@@ -53,6 +54,15 @@ class Row:
 # A row's fields' values in the order Row(...) takes them: how a state is kept.
 _row_values = attrgetter(*(f.name for f in fields(Row)))
 
+# A kept state's newest rows, from KEPT_ROWS to twice as many, are kept as their
+# values; the older ones in runs of KEPT_ROWS, each pickled once, when it left
+# the newest, and read only when something asks for every row.
+KEPT_ROWS = 16
+
+
+def _pickled(rows):
+    return pickle.dumps([_row_values(row) for row in rows], pickle.HIGHEST_PROTOCOL)
+
 
 @dataclass
 class GameState:
@@ -75,24 +85,75 @@ class GameState:
 
     def __getstate__(self):
         """The state as pickled: each row as the tuple of its fields' values,
-        not an object with its field names. A quarter smaller, and quicker to
-        pickle and unpickle (a 1,000-deal game's state is read by every request
-        of a revision no worker has rendered)."""
+        not an object with its field names (a quarter smaller, and quicker to
+        pickle and unpickle), and only the newest rows one by one.
+
+        A deal saved reads the state kept for the revision before it, plays the
+        deal on it and keeps the new state: the older rows (`_older`, runs of
+        KEPT_ROWS rows, each pickled once) are kept again as the bytes they were
+        read as, neither unpickled nor pickled again. The scoreboard shows the
+        newest rows only (`recent_rows`); `rows` reads the rest when asked.
+        """
         kept = self.__dict__.copy()
-        kept["rows"] = [_row_values(row) for row in self.rows]
+        if "rows" in kept:  # every row is here: the older ones pickled in one run
+            rows = kept.pop("rows")
+            cut = max(0, len(rows) - KEPT_ROWS)
+            older, older_count, newest = ([_pickled(rows[:cut])] if cut else []), cut, rows[cut:]
+        else:
+            older, older_count, newest = list(kept["_older"]), kept["_older_count"], kept["_newest"]
+        while len(newest) >= 2 * KEPT_ROWS:
+            older.append(_pickled(newest[:KEPT_ROWS]))
+            older_count += KEPT_ROWS
+            newest = newest[KEPT_ROWS:]
+        kept["_older"], kept["_older_count"] = older, older_count
+        kept["_newest"] = [_row_values(row) for row in newest]
         return kept
 
     def __setstate__(self, kept):
-        rows = kept["rows"]
-        if rows and isinstance(rows[0], tuple):  # (a state kept before holds Row objects)
-            kept["rows"] = [Row(*values) for values in rows]
+        if "rows" in kept:  # (a state kept before its older rows were kept apart)
+            rows = kept["rows"]
+            if rows and isinstance(rows[0], tuple):  # (and before that, as Row objects)
+                kept["rows"] = [Row(*values) for values in rows]
+        else:
+            kept["_newest"] = [Row(*values) for values in kept["_newest"]]
         self.__dict__.update(kept)
+
+    def __getattr__(self, name):
+        """`rows` of a state read back: its older rows unpickled now, once."""
+        kept = self.__dict__
+        if name != "rows" or "_newest" not in kept:
+            raise AttributeError(name)
+        rows = [Row(*values) for run in kept.pop("_older") for values in pickle.loads(run)]
+        rows += kept.pop("_newest")
+        del kept["_older_count"]
+        kept["rows"] = rows
+        return rows
+
+    @property
+    def row_count(self):
+        """How many events the history has, without reading every row."""
+        kept = self.__dict__
+        if "rows" in kept:
+            return len(kept["rows"])
+        return kept["_older_count"] + len(kept["_newest"])
+
+    def recent_rows(self, count):
+        """The newest `count` rows (every row when there are fewer), oldest first."""
+        newest = self.__dict__.get("_newest")
+        if newest is None or (len(newest) < count and self.__dict__["_older_count"]):
+            newest = self.rows
+        return newest[-count:] if count > 0 else []
+
+    def add_row(self, row):
+        """A row after the last (the engine's, for the event it applied)."""
+        kept = self.__dict__
+        (kept["rows"] if "rows" in kept else kept["_newest"]).append(row)
 
     # -- lookups
 
     @property
     def version(self):
-        return len(self.rows)
+        return self.row_count
 
     @property
     def finished(self):
