@@ -83,6 +83,12 @@ class GameState:
 
     # -- kept (pickled): the shared cache keeps the state of every revision
 
+    # A state read back keeps its newest rows here until every row is asked for
+    # (`_RowsReadBack`); a state played from the start has them all in `rows`.
+    # A class default, not `self.__dict__`: reading an instance's dict makes
+    # Python read its every attribute more slowly after (a replay 9 % slower).
+    _newest = None
+
     def __getstate__(self):
         """The state as pickled: each row as the tuple of its fields' values,
         not an object with its field names (a quarter smaller, and quicker to
@@ -95,12 +101,12 @@ class GameState:
         newest rows only (`recent_rows`); `rows` reads the rest when asked.
         """
         kept = self.__dict__.copy()
-        if "rows" in kept:  # every row is here: the older ones pickled in one run
+        if self._newest is None:  # every row is here: the older ones pickled in one run
             rows = kept.pop("rows")
             cut = max(0, len(rows) - KEPT_ROWS)
             older, older_count, newest = ([_pickled(rows[:cut])] if cut else []), cut, rows[cut:]
         else:
-            older, older_count, newest = list(kept["_older"]), kept["_older_count"], kept["_newest"]
+            older, older_count, newest = list(self._older), self._older_count, self._newest
         while len(newest) >= 2 * KEPT_ROWS:
             older.append(_pickled(newest[:KEPT_ROWS]))
             older_count += KEPT_ROWS
@@ -116,38 +122,28 @@ class GameState:
                 kept["rows"] = [Row(*values) for values in rows]
         else:
             kept["_newest"] = [Row(*values) for values in kept["_newest"]]
-        self.__dict__.update(kept)
-
-    def __getattr__(self, name):
-        """`rows` of a state read back: its older rows unpickled now, once."""
-        kept = self.__dict__
-        if name != "rows" or "_newest" not in kept:
-            raise AttributeError(name)
-        rows = [Row(*values) for run in kept.pop("_older") for values in pickle.loads(run)]
-        rows += kept.pop("_newest")
-        del kept["_older_count"]
-        kept["rows"] = rows
-        return rows
+        for name, value in kept.items():  # (not self.__dict__: see _newest)
+            setattr(self, name, value)
 
     @property
     def row_count(self):
         """How many events the history has, without reading every row."""
-        kept = self.__dict__
-        if "rows" in kept:
-            return len(kept["rows"])
-        return kept["_older_count"] + len(kept["_newest"])
+        newest = self._newest
+        if newest is None:
+            return len(self.rows)
+        return self._older_count + len(newest)
 
     def recent_rows(self, count):
         """The newest `count` rows (every row when there are fewer), oldest first."""
-        newest = self.__dict__.get("_newest")
-        if newest is None or (len(newest) < count and self.__dict__["_older_count"]):
+        newest = self._newest
+        if newest is None or (len(newest) < count and self._older_count):
             newest = self.rows
         return newest[-count:] if count > 0 else []
 
     def add_row(self, row):
         """A row after the last (the engine's, for the event it applied)."""
-        kept = self.__dict__
-        (kept["rows"] if "rows" in kept else kept["_newest"]).append(row)
+        newest = self._newest
+        (self.rows if newest is None else newest).append(row)
 
     # -- lookups
 
@@ -273,5 +269,27 @@ class GameState:
         doc.update(self.spec.state_document(self))
         return doc
 
+
+class _RowsReadBack:
+    """`rows` of a state read back (`GameState.__setstate__`): its older rows
+    unpickled when something first asks for every row, then kept in the state as
+    any state's rows are. A descriptor the state's own `rows` hides, not a
+    `__getattr__`, which would slow every other attribute read of a state."""
+
+    def __get__(self, state, owner=None):
+        if state is None:
+            return self
+        newest = state._newest
+        if newest is None:
+            raise AttributeError("rows")
+        kept = state.__dict__
+        rows = [Row(*values) for run in kept.pop("_older") for values in pickle.loads(run)]
+        rows += newest
+        del kept["_newest"], kept["_older_count"]
+        kept["rows"] = rows
+        return rows
+
+
+GameState.rows = _RowsReadBack()
 
 ZERO = Decimal(0)
