@@ -108,6 +108,7 @@ def test_a_game_kept_and_read_back_after_every_deal_has_every_row():
         state = kept(state)
         assert "rows" not in vars(state) and state.row_count == k - 1
         apply(state, deal("Asha", Ravi=10, Meena=20, Kiran=30))
+        assert "rows" not in vars(state)  # the deal was played without the older rows
         assert state.row_count == state.version == k
         assert state.recent_rows(1)[0].totals == {
             "Asha": 60 * k,
