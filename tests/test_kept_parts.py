@@ -133,12 +133,17 @@ def test_a_kept_board_is_laid_out_again_when_what_it_shows_changes(base, change)
         if base is not None:
             base(context)
         contexts.append(context)
-    before, changed = contexts
-    first = _render("board", before)
+    _shown_changed("board", *contexts, change)
+
+
+def _shown_changed(part, before, changed, change):
+    """`part` rendered for `before`, then for `changed` with `change` made to it,
+    with everything kept: the same as a fresh render, and not what it was."""
+    first = _render(part, before)
     change(changed)
-    kept = _render("board", dict(changed))
+    kept = _render(part, dict(changed))
     _nothing_kept()
-    assert kept == _render("board", dict(changed))
+    assert kept == _render(part, dict(changed))
     assert kept != first
 
 
@@ -242,12 +247,7 @@ def test_a_kept_deal_form_is_laid_out_again_when_what_it_shows_changes(change):
     state = game.state()
     before, changed = (views._game_context(game, state, True) for _ in range(2))
     before["csrf_token"] = changed["csrf_token"] = views.CSRF_SLOT
-    first = _render("deal-form", before)
-    change(changed)
-    kept = _render("deal-form", dict(changed))
-    _nothing_kept()
-    assert kept == _render("deal-form", dict(changed))
-    assert kept != first
+    _shown_changed("deal-form", before, changed, change)
 
 
 @pytest.mark.django_db
