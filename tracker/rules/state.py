@@ -56,8 +56,10 @@ _row_values = attrgetter(*(f.name for f in fields(Row)))
 
 # A kept state's newest rows, from KEPT_ROWS to twice as many, are kept as their
 # values; the older ones in runs of KEPT_ROWS, each pickled once, when it left
-# the newest, and read only when something asks for every row.
-KEPT_ROWS = 16
+# the newest, and read only when something asks for every row. As many as the
+# game screen's history shows (tracker/scoreboard.py RECENT), so a board is laid
+# out from the newest rows alone.
+KEPT_ROWS = 12
 
 
 def _pickled(rows):
