@@ -92,7 +92,7 @@ if ("serviceWorker" in navigator) {
     time.dateTime = asOf.toISOString();
     main.prepend(notice);
     for (const form of main.querySelectorAll("form[method=post]")) {
-      if (form.querySelector("[type=submit]") && form.closest("#deal-entry")) {
+      if (form.querySelector("button:not([type=button])") && form.closest("#deal-entry")) {
         form.prepend(document.getElementById("offline-reason").content.firstElementChild.cloneNode(true));
       }
       for (const control of form.elements) {

@@ -429,7 +429,7 @@ def seating_items_html(players, urls, version, csrf_input):
                 f'\n<details class="confirm"><summary class="button small secondary" '
                 f'aria-label="{label}">{leave_word}</summary>\n'
                 f'<form method="post" action="{leave}" hx-post="{leave}" hx-target="#game" '
-                f'hx-swap="outerHTML">{hidden}<p>{ask}</p><button type="submit" '
+                f'hx-swap="outerHTML">{hidden}<p>{ask}</p><button '
                 f'class="danger small">{yes}</button></form>\n</details>\n'
             )
         badge = away_badge if p["away"] else ""
@@ -441,7 +441,7 @@ def _button_form(action, hidden, label, word):
     """A seat's one-button form (Sit out, Back in): posts `hidden` to `action`."""
     return (
         f'\n<form method="post" action="{action}" hx-post="{action}" hx-target="#game" '
-        f'hx-swap="outerHTML">{hidden}<button type="submit" class="small secondary" '
+        f'hx-swap="outerHTML">{hidden}<button class="small secondary" '
         f'aria-label="{label}">{word}</button></form>\n'
     )
 
