@@ -568,7 +568,7 @@ def deal_rows_html(entry, count_token=None):
     A blank form's rows (nothing typed, no error) are the same deal after deal
     for the same players, so they are laid out once per process for them.
     """
-    if not (entry.blank and not entry.errors):
+    if not entry.untouched:
         return _deal_rows_html(entry, count_token)
     key = (get_language(), count_token, entry.blank_shown())
     html = _BLANK_ROWS.get(key)
