@@ -130,11 +130,21 @@ class OnceBlockTranslateNode(BlockTranslateNode):
                 value = context[name]
             else:
                 value = missing % name if "%s" in missing else missing
-            data[name] = render_value_in_context(value, context)
+            data[name] = _shown(value, context)
         try:
             return said % data
         except (KeyError, ValueError):
             return super().render(context, nested)  # Django's fallback to English
+
+
+def _shown(value, context):
+    """A value as Django's tag puts it in (`render_value_in_context`): a whole
+    number (the deals played, the next deal's number) straight as its digits,
+    which is what Django's localizing gives it while numbers are not grouped
+    (USE_THOUSAND_SEPARATOR), without its three format lookups by language."""
+    if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
+    return render_value_in_context(value, context)
 
 
 @register.tag("blocktranslate")
