@@ -1,6 +1,9 @@
 """What the game screen shows, laid out from the engine's state.
 
 Pure presentation of figures the engine computed: nothing is scored here.
+The markup laid out here is marked safe as `SafeString(...)`, which is what
+Django's `mark_safe` gives a str, without its check for a lazy argument (a
+wrapper, `any` and a generator each time; a fresh board marks some sixty).
 The columns, badges and lines that differ between formats come from the
 game's format object (`state.spec`, see tracker/rules/base.py), so the
 template loops over them and never names a format.
@@ -8,7 +11,7 @@ template loops over them and never names a format.
 
 from html import escape
 
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from .i18n import phrase
@@ -46,7 +49,7 @@ def standings(state):
         line["classes"] = " ".join(classes)
         line["marks"] = _name_marks(line, state.finished, bool(state.winner))
         line["cells_html"] = _standing_cells_html(line["cells"])
-        line["row_html"] = mark_safe(  # safe: the classes are words, the rest escaped
+        line["row_html"] = SafeString(  # safe: the classes are words, the rest escaped
             f'\n<tr class="{escape(line["classes"])}">\n<th scope="row">{escape(p.name)}'
             f"{line['marks']}</th>\n{line['cells_html']}\n</tr>\n"
         )
@@ -75,7 +78,7 @@ def _name_marks(line, finished, has_winner):
     for text, kind in line["badges"]:
         css = f"badge {escape(str(kind))}" if kind else "badge"
         marks.append(f' <span class="{css}">{escape(str(text))}</span>')
-    return mark_safe("".join(marks))  # safe: every value in it is escaped
+    return SafeString("".join(marks))  # safe: every value in it is escaped
 
 
 def _standing_cells_html(cells):
@@ -89,7 +92,7 @@ def _standing_cells_html(cells):
             else ""
         )
         out.append(f'<td class="num">{escape(str(c["text"]))}{tail}</td>')
-    return mark_safe("".join(out))  # safe: every value in it is escaped
+    return SafeString("".join(out))  # safe: every value in it is escaped
 
 
 def seating(state, pot_after_join):
@@ -299,7 +302,7 @@ def _cells_html(row, names, won_label, say=None, badges=None):
             f'<td class="{css}"><span class="res">{shown}</span>'
             f'<span class="after">{after}</span>{marks}</td>'
         )
-    return mark_safe("".join(out))  # safe: every value in it is escaped
+    return SafeString("".join(out))  # safe: every value in it is escaped
 
 
 def banner(state):
@@ -382,7 +385,7 @@ def settlement(state):
         amount = money(amount)
         shown = format_money(amount, state.rules)
         places = {"payer": escape(payer), "payee": escape(payee), "amount": escape(shown)}
-        html = mark_safe(line % places)  # safe: the translation is ours, every value escaped
+        html = SafeString(line % places)  # safe: the translation is ours, every value escaped
         pays.append({"from": payer, "to": payee, "amount": amount, "html": html})
     return pays
 
@@ -434,7 +437,7 @@ def seating_items_html(players, urls, version, csrf_input):
             )
         badge = away_badge if p["away"] else ""
         out.append(f'\n<li>\n<span class="who">{name}{badge}</span>\n{first}\n{second}\n</li>\n')
-    return mark_safe("".join(out))  # safe: every value in it is escaped
+    return SafeString("".join(out))  # safe: every value in it is escaped
 
 
 def _button_form(action, hidden, label, word):
@@ -460,7 +463,7 @@ def with_deal_heads(rows, can_edit, edit_token):
         if row["type"] == "deal":
             url = edit_url(row["event_id"]) if can_edit else ""
             head = _deal_head_html(row, edit_label, url, tie)
-            row["html"] = mark_safe(
+            row["html"] = SafeString(
                 f'\n<tr id="event-{int(row["event_id"])}">\n{head}\n{row["cells_html"]}\n</tr>\n'
             )
     return rows
@@ -493,4 +496,4 @@ def _deal_head_html(row, edit_label, edit_url, tie):
     else:
         head = number
     tie = tie if row["tie_breaker"] else ""
-    return mark_safe(f'<th scope="row" class="change-col">{head}{tie}</th>')
+    return SafeString(f'<th scope="row" class="change-col">{head}{tie}</th>')
