@@ -11,11 +11,12 @@ template loops over them and never names a format.
 
 from html import escape
 
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from .i18n import phrase
-from .rules import MAX_PLAYERS, RESULT_LABELS, money
+from .rules import FORMATS, MAX_PLAYERS, RESULT_LABELS, money
 from .rules.money_format import format_money
 from .urltag import cached_reverse
 
@@ -55,6 +56,38 @@ def standings(state):
         )
         lines.append(line)
     return lines
+
+
+def standings_html(lines):
+    """The standings' rows in one piece, for the board's table body; and the
+    history's head, a box a player. Laid out here, not looped in the template:
+    each loop of the template's was a loop, a lookup and an escape a line."""
+    return SafeString("".join(line["row_html"] for line in lines))  # safe: laid out escaped
+
+
+def name_heads_html(lines):
+    """The history's head: a box a player, named as the standings name them."""
+    heads = (f'<th scope="col">{escape(line["name"])}</th>' for line in lines)
+    return SafeString("".join(heads))  # safe: every name escaped
+
+
+def column_heads_html(columns):
+    """The board's heads after "Player": a box a column of the format."""
+    heads = (f'<th scope="col">{conditional_escape(column)}</th>' for column in columns)
+    return SafeString("".join(heads))  # safe: escaped as the template escapes them
+
+
+_FORMAT_LABELS = {name: spec.label for name, spec in FORMATS.items()}
+
+
+def format_label(format_name):
+    """The format's name in the reader's language, as `{% translate
+    game.get_format_display %}` printed it (looked up, escaped, its percent
+    signs kept), without the model's display method and the template's
+    lookups of a method (each one an error raised and caught)."""
+    label = str(_FORMAT_LABELS.get(format_name, format_name))
+    shown = conditional_escape(gettext(label.replace("%", "%%")))
+    return SafeString(shown.replace("%%", "%"))  # safe: escaped above
 
 
 def _name_marks(line, finished, has_winner):
@@ -390,6 +423,11 @@ def settlement(state):
     return pays
 
 
+def settlement_html(pays):
+    """The settlement's payments as the items of its list, in one piece."""
+    return SafeString("".join(f"<li>{pay['html']}</li>" for pay in pays))  # safe: laid out escaped
+
+
 def figure_name(state):
     return gettext(state.spec.figure_name)
 
@@ -467,6 +505,15 @@ def with_deal_heads(rows, can_edit, edit_token):
                 f'\n<tr id="event-{int(row["event_id"])}">\n{head}\n{row["cells_html"]}\n</tr>\n'
             )
     return rows
+
+
+def history_rows_html(rows):
+    """The history's rows in one piece, as the template's loop printed them (a
+    line before and after each), when every row is laid out whole (`html`, a
+    deal); else None, and the template lays out the other events itself."""
+    if not all("html" in row for row in rows):
+        return None
+    return SafeString("".join(f"\n{row['html']}\n" for row in rows))  # safe: laid out escaped
 
 
 _AN_EVENT = 918273645  # an event id no real one is confused with: only its place is used

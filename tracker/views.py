@@ -165,30 +165,40 @@ def _game_context(
         entry = DealEntry(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
     fee = Decimal(state.rules.get("entry_fee", "0"))
+    standings = scoreboard.standings(state)
+    history = scoreboard.with_deal_heads(
+        _with_ids(game, state, scoreboard.history(state, 1 if step else limit)),
+        can_edit,
+        game.edit_token,
+    )
+    settlement = scoreboard.settlement(state)
+    layout = scoreboard.layout(state, rules.money(state.pot))
     return {
         "game": game,
         "state": state,
         "can_edit": can_edit,
         "entry": entry,
         "version": str(game.revision),  # shown as text: no number formatting each time
-        "standings": scoreboard.standings(state),
-        "history": scoreboard.with_deal_heads(
-            _with_ids(game, state, scoreboard.history(state, 1 if step else limit)),
-            can_edit,
-            game.edit_token,
-        ),
+        "format_label": scoreboard.format_label(game.format),
+        "standings": standings,
+        "standings_html": scoreboard.standings_html(standings),
+        "name_heads_html": scoreboard.name_heads_html(standings),
+        "column_heads_html": scoreboard.column_heads_html(layout["columns"]),
+        "history": history,
+        "history_html": scoreboard.history_rows_html(history),
         "events_hidden": max(0, state.row_count - limit) if limit else 0,
         "all_events": all_events,
         "page_url": game.get_absolute_url() + ("?history=all" if all_events else ""),
         "step": step,
         "recent": scoreboard.RECENT,
         "banner": scoreboard.banner(state),
-        "settlement": scoreboard.settlement(state),
+        "settlement": settlement,
+        "settlement_html": scoreboard.settlement_html(settlement),
         "figure_name": scoreboard.figure_name(state),
         "figure_plural": scoreboard.figure_plural(state),
         "rejoin_notes": scoreboard.rejoin_notes(state) if can_edit else [],
         "pot": rules.money(state.pot),
-        **scoreboard.layout(state, rules.money(state.pot)),
+        **layout,
         "rejoins": [
             {"name": name, "start": state.rejoin_total(), "pot": rules.money(state.pot + fee)}
             for name in state.can_rejoin
@@ -571,7 +581,14 @@ def _watch_context(context):
     rows = [dict(row) for row in context["history"]]
     token = context["game"].edit_token
     history = scoreboard.with_deal_heads(rows, False, token)
-    return {**context, "can_edit": False, "entry": None, "rejoin_notes": [], "history": history}
+    return {
+        **context,
+        "can_edit": False,
+        "entry": None,
+        "rejoin_notes": [],
+        "history": history,
+        "history_html": scoreboard.history_rows_html(history),
+    }
 
 
 def _made_against(request):
