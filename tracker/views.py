@@ -18,7 +18,6 @@ from django.contrib import messages
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -33,6 +32,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from . import document, i18n, rules, scoreboard, share
 from .calculator import Calculator
 from .chart import running_totals_svg
+from .csrf_token import masked_token
 from .forms import (
     FORMAT_CHOICES,
     DealEntry,
@@ -348,7 +348,7 @@ def _with_csrf_token(request, html):
         html = html.encode()
     if _CSRF_SLOT_BYTES not in html:
         return html
-    return html.replace(_CSRF_SLOT_BYTES, get_token(request).encode())
+    return html.replace(_CSRF_SLOT_BYTES, masked_token(request).encode())
 
 
 def _game_part_key(request, token, revision, can_edit, part, extra):
