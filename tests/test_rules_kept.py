@@ -150,3 +150,36 @@ def test_a_state_without_rows_answers_no_other_missing_attribute():
         state.no_such_thing  # noqa: B018
     with pytest.raises(AttributeError, match=r"^rows$"):
         GameState.__new__(GameState).rows  # noqa: B018
+
+
+def test_the_newest_rows_read_back_are_kept_again_as_the_bytes_they_were_read_as():
+    """A deal played on a state read back pickles its own row only: the newest
+    rows read back are kept again as the same bytes, in their order."""
+    history = [deal("Asha", Ravi=k) for k in range(2, 2 + KEPT_ROWS + 3)]
+    back = kept(replay("points", {}, ["Asha", "Ravi"], history))
+    read = vars(back)["_newest_kept"]
+    assert len(read) == KEPT_ROWS and all(isinstance(row, bytes) for row in read)
+    apply(back, deal("Ravi", Asha=7))
+    kept_again = back.__getstate__()
+    assert "_newest_kept" not in kept_again  # the bytes are kept once, as the newest rows
+    again = kept_again["_newest"]
+    assert again[:-1] == list(read) and all(a is b for a, b in zip(again, read, strict=False))
+    assert pickle.loads(again[-1])[2] == KEPT_ROWS + 4  # the new deal's own row: its number
+    assert [row.results for row in kept(back).rows][-2:] == [{"Ravi": 16}, {"Asha": 7}]
+
+
+def test_a_state_kept_with_its_newest_rows_as_values_still_reads_back():
+    """A cache may still hold a state pickled before each newest row was pickled
+    on its own: its newest rows as the tuples of their values."""
+    history = [deal("Asha", Ravi=k) for k in range(2, 2 + 2 * KEPT_ROWS + 5)]
+    state = replay("points", {}, ["Asha", "Ravi"], history)
+    before = state.__getstate__()
+    before["_newest"] = [pickle.loads(row) for row in before["_newest"]]
+    old = GameState.__new__(GameState)
+    old.__setstate__(before)  # what unpickling that form does
+    assert "_newest_kept" not in vars(old)
+    apply(old, deal("Ravi", Asha=3))
+    back = kept(old)
+    assert [row.results.get("Ravi") for row in back.rows][:-1] == list(range(2, 2 + len(history)))
+    assert back.recent_rows(1)[0].results == {"Asha": 3}
+    assert fields(kept(state)) == fields(state)
