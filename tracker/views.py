@@ -233,8 +233,10 @@ def _state(game):
     found = cache.get(_state_key(game.view_key, game.revision))
     if found is not None:
         kept, state = pickle.loads(found)
-        if hasattr(kept, "event_ids"):  # the ids of the events `state` replayed
-            game.event_ids = kept.event_ids
+        if isinstance(kept, Game):  # (a game kept as its model, before `as_kept`)
+            kept = kept.as_kept()
+        if kept[2] is not None:  # the ids of the events `state` replayed
+            game.event_ids = kept[2]
         return state
     state = game.state()
     _keep_state(game, state)
@@ -247,7 +249,10 @@ def _game_and_state(token, can_edit, revision, view_key):
     another reader left them there."""
     found = cache.get(_state_key(view_key, revision))
     if found is not None:
-        return pickle.loads(found)
+        kept, state = pickle.loads(found)
+        if isinstance(kept, Game):  # (a game kept as its model, before `as_kept`)
+            return kept, state
+        return Game.from_kept(kept), state
     game = _get_game_or_404(token, can_edit)
     state = game.state()
     if game.revision == revision:
@@ -259,9 +264,10 @@ def _keep_state(game, state):
     """Keep the game row and its state under its revision, once for either link.
 
     A change replayed the new state already, so the next reader need not.
-    Every reader unpickles a copy of its own.
+    Every reader unpickles a copy of its own. The game is kept as its values
+    (`Game.as_kept`): a reader with the row already takes only its event ids.
     """
-    kept = pickle.dumps((game, state), pickle.HIGHEST_PROTOCOL)
+    kept = pickle.dumps((game.as_kept(), state), pickle.HIGHEST_PROTOCOL)
     cache.set(_state_key(game.view_key, game.revision), kept)
 
 
