@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import document, i18n, rules, sheet
+from .urltag import cached_reverse
 
 
 def _json_objects(data):
@@ -130,10 +131,12 @@ class Game(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
-        return reverse("game", args=[self.edit_token])
+        # Reversed once per process and link (tracker/urltag.py): every screen of
+        # the game asks for it (the deal form's "discard" link, every redirect).
+        return cached_reverse("game", [self.edit_token])
 
     def get_view_url(self):
-        return reverse("watch", args=[self.view_token])
+        return cached_reverse("watch", [self.view_token])
 
     @classmethod
     def _link_field(cls, token, can_edit):
