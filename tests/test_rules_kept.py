@@ -183,3 +183,21 @@ def test_a_state_kept_with_its_newest_rows_as_values_still_reads_back():
     assert [row.results.get("Ravi") for row in back.rows][:-1] == list(range(2, 2 + len(history)))
     assert back.recent_rows(1)[0].results == {"Asha": 3}
     assert fields(kept(state)) == fields(state)
+
+
+def test_a_state_read_back_unpickles_only_the_newest_rows_asked_for():
+    """A watcher's board asks for the newest twelve rows, a save for its own
+    row: the other newest rows stay as the bytes they were read back as."""
+    history = [deal("Asha", Ravi=k) for k in range(2, 2 + KEPT_ROWS + 8)]
+    back = kept(replay("points", {}, ["Asha", "Ravi"], history))
+    newest = vars(back)["_newest"]
+    assert len(newest) == KEPT_ROWS and all(isinstance(row, bytes) for row in newest)
+    assert [row.results for row in back.recent_rows(2)] == [{"Ravi": 20}, {"Ravi": 21}]
+    assert [isinstance(row, bytes) for row in newest] == [True] * (KEPT_ROWS - 2) + [False] * 2
+    assert [row.number for row in back.recent_rows(KEPT_ROWS)] == list(range(9, 21))
+    assert not any(isinstance(row, bytes) for row in newest)
+    again = kept(back)  # kept again after some rows were read: the same rows
+    assert [row.results["Ravi"] for row in again.rows] == list(range(2, 22))
+    half = kept(kept(replay("points", {}, ["Asha", "Ravi"], history[:-1])))
+    apply(half, history[-1])  # a deal played without a row read, then every row read
+    assert [row.results["Ravi"] for row in half.rows] == list(range(2, 22))

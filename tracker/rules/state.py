@@ -70,6 +70,12 @@ def _pickled_row(row):
     return pickle.dumps(_row_values(row), pickle.HIGHEST_PROTOCOL)
 
 
+def _rows_of(newest):
+    """The newest rows as rows: one still as the bytes it was read back as is
+    unpickled here."""
+    return [Row(*pickle.loads(row)) if type(row) is bytes else row for row in newest]
+
+
 @dataclass
 class GameState:
     format: str
@@ -95,7 +101,8 @@ class GameState:
     # Python read its every attribute more slowly after (a replay 9 % slower).
     _newest = None
     # The pickles the newest rows were read back from, in their order: those rows
-    # are kept again as these bytes (rows added since are pickled when kept).
+    # are kept again as these bytes (rows added since are pickled when kept). Each
+    # stays as its bytes in `_newest` too until `recent_rows` or `rows` asks for it.
     _newest_kept = ()
 
     def __getstate__(self):
@@ -121,7 +128,7 @@ class GameState:
             older, older_count, newest = list(self._older), self._older_count, self._newest
             pickled = list(self._newest_kept)  # of the first rows of `newest`
         while len(newest) >= 2 * KEPT_ROWS:
-            older.append(_pickled(newest[:KEPT_ROWS]))
+            older.append(_pickled(_rows_of(newest[:KEPT_ROWS])))
             older_count += KEPT_ROWS
             newest, pickled = newest[KEPT_ROWS:], pickled[KEPT_ROWS:]
         kept["_older"], kept["_older_count"] = older, older_count
@@ -137,7 +144,7 @@ class GameState:
             newest = kept["_newest"]
             if newest and isinstance(newest[0], bytes):  # each row pickled on its own
                 kept["_newest_kept"] = newest
-                kept["_newest"] = [Row(*pickle.loads(row)) for row in newest]
+                kept["_newest"] = list(newest)  # each unpickled when first asked for
             else:  # (a state kept before its newest rows were pickled one by one)
                 kept["_newest"] = [Row(*values) for values in newest]
         for name, value in kept.items():  # (not self.__dict__: see _newest)
@@ -156,6 +163,10 @@ class GameState:
         newest = self._newest
         if newest is None or (len(newest) < count and self._older_count):
             newest = self.rows
+        elif count > 0:  # the rows asked for, read now where still their bytes
+            for i in range(max(0, len(newest) - count), len(newest)):
+                if type(newest[i]) is bytes:
+                    newest[i] = Row(*pickle.loads(newest[i]))
         return newest[-count:] if count > 0 else []
 
     def add_row(self, row):
@@ -302,7 +313,7 @@ class _RowsReadBack:
             raise AttributeError("rows")
         kept = state.__dict__
         rows = [Row(*values) for run in kept.pop("_older") for values in pickle.loads(run)]
-        rows += newest
+        rows += _rows_of(newest)
         del kept["_newest"], kept["_older_count"]
         kept.pop("_newest_kept", None)
         kept["rows"] = rows
