@@ -17,7 +17,7 @@ from tracker.rules import GameState, apply, replay
 from tracker.rules.state import KEPT_ROWS
 
 from .conftest import example_paths, input_part, load_example
-from .events import deal
+from .events import deal, sit_in, sit_out
 
 
 def replayed(doc, upto=None):
@@ -201,3 +201,30 @@ def test_a_state_read_back_unpickles_only_the_newest_rows_asked_for():
     half = kept(kept(replay("points", {}, ["Asha", "Ravi"], history[:-1])))
     apply(half, history[-1])  # a deal played without a row read, then every row read
     assert [row.results["Ravi"] for row in half.rows] == list(range(2, 22))
+
+
+def test_a_state_counts_its_newest_deals_through_other_events_and_keeping():
+    """How many of the newest rows are deals, back from the last: the game screen
+    answers a deal with a step only when the rows it shows are all deals."""
+    players = ["Asha", "Ravi", "Meena"]
+    state = replay("points", {}, players, [])
+    assert state.newest_deals == 0
+    apply(state, deal("Asha", Ravi=10, Meena=20))
+    apply(state, deal("Ravi", Asha=5, Meena=5))
+    assert state.newest_deals == 2
+    apply(state, sit_out("Meena"))  # not a deal: the count starts again
+    assert state.newest_deals == 0
+    apply(state, deal("Asha", Ravi=30))
+    state = kept(state)
+    assert state.newest_deals == 1
+    apply(state, sit_in("Meena"))
+    apply(state, deal("Meena", Asha=2, Ravi=3))
+    apply(state, deal("Meena", Asha=4, Ravi=6))
+    assert kept(state).newest_deals == 2
+    again = replay("points", {}, players, [deal("Asha", Ravi=k, Meena=k) for k in range(2, 40)])
+    assert again.newest_deals == 38 and kept(again).newest_deals == 38
+    older = kept(again).__getstate__()
+    del older["newest_deals"]  # a state kept before its deals were counted
+    read = GameState.__new__(GameState)
+    read.__setstate__(older)
+    assert read.newest_deals == 0  # as far as it can tell: not all deals

@@ -573,11 +573,12 @@ def _is_step(state):
     had rows, none of them an event with an Undo form (whose version would go
     stale). Its answer is then the board, the new row, the rows beyond the
     newest RECENT taken off, the "Show all" link and the chart: not the
-    whole history again (`step` in templates/tracker/game.html)."""
-    rows = state.recent_rows(scoreboard.RECENT)
-    if state.finished or state.row_count < 2 or rows[-1].type != "deal":
+    whole history again (`step` in templates/tracker/game.html). Told by the
+    state's count of its newest deals, without reading those rows."""
+    count = state.row_count
+    if state.finished or count < 2:
         return False
-    return all(row.type == "deal" for row in rows)
+    return state.newest_deals >= min(scoreboard.RECENT, count)
 
 
 def _watch_context(context):

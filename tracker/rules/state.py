@@ -92,6 +92,10 @@ class GameState:
     rows: list = field(default_factory=list)
     last_dealer: int | None = None  # seat index of the last deal's dealer
     in_after_last_deal: list = field(default_factory=list)
+    # How many of the newest rows, back from the last, are deals: whether the rows
+    # the game screen shows are all deals, told without reading them (a state kept
+    # before this was counted reads 0: not all deals, as far as it can tell).
+    newest_deals: int = 0
 
     # -- kept (pickled): the shared cache keeps the state of every revision
 
@@ -173,6 +177,7 @@ class GameState:
         """A row after the last (the engine's, for the event it applied)."""
         newest = self._newest
         (self.rows if newest is None else newest).append(row)
+        self.newest_deals = self.newest_deals + 1 if row.type == "deal" else 0
 
     # -- lookups
 
