@@ -13,7 +13,7 @@ from html import escape
 
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from .i18n import phrase
 from .rules import FORMATS, MAX_PLAYERS, RESULT_LABELS, money
@@ -28,6 +28,7 @@ def standings(state):
     spec = state.spec
     leaders = set(state.leaders) if state.deals_played else set()
     next_dealer = state.next_dealer
+    words = _words()
     lines = []
     for p in state.players:
         line = {
@@ -48,7 +49,7 @@ def standings(state):
         classes += spec.row_classes(state, p)
         classes += ["winner"] if line["winner"] else []
         line["classes"] = " ".join(classes)
-        line["marks"] = _name_marks(line, state.finished, bool(state.winner))
+        line["marks"] = _name_marks(line, state.finished, bool(state.winner), words)
         line["cells_html"] = _standing_cells_html(line["cells"])
         line["row_html"] = SafeString(  # safe: the classes are words, the rest escaped
             f'\n<tr class="{escape(line["classes"])}">\n<th scope="row">{escape(p.name)}'
@@ -90,24 +91,23 @@ def format_label(format_name):
     return SafeString(shown.replace("%%", "%"))  # safe: escaped above
 
 
-def _name_marks(line, finished, has_winner):
+def _name_marks(line, finished, has_winner, words=None):
     """The badges after a standing's name (Leader, Deals next, the format's own),
     laid out here so the template prints them in one go (bench/README.md).
     A finished game without a winner (a points session) has no "Winner": the
     top balance is only that."""
+    words = words or _words()
     marks = []
     if line["leader"]:
         if not finished:
-            lead = gettext("Leader")
+            lead = words["Leader"]
         else:
-            lead = gettext("Winner") if has_winner else gettext("Top balance")
+            lead = words["Winner"] if has_winner else words["Top balance"]
         marks.append(f' <span class="badge lead">{escape(lead)}</span>')
     elif line["winner"]:
-        winner = gettext("Winner")
-        marks.append(f' <span class="badge lead">{escape(winner)}</span>')
+        marks.append(f' <span class="badge lead">{escape(words["Winner"])}</span>')
     if line["deals_next"]:
-        deals_next = gettext("Deals next")
-        marks.append(f' <span class="badge dealer">{escape(deals_next)}</span>')
+        marks.append(f' <span class="badge dealer">{escape(words["Deals next"])}</span>')
     for text, kind in line["badges"]:
         css = f"badge {escape(str(kind))}" if kind else "badge"
         marks.append(f' <span class="{css}">{escape(str(text))}</span>')
@@ -281,9 +281,38 @@ def deal_summary(state, row):
 
 def _deal_badges():
     """The dealer's and the went-out badge of a history box, in the reader's language."""
-    dealt_word, dealt_letter, out_word = gettext("dealt"), gettext("D"), gettext("Out")
-    dealt = f'<span class="badge dealer" title="{escape(dealt_word)}">{escape(dealt_letter)}</span>'
-    return dealt, f'<span class="badge">{escape(out_word)}</span>'
+    words = _words()
+    return words["dealt badge"], words["out badge"]
+
+
+_WORDS = {}  # language: the board's and the history's own words in it (`_words`)
+
+
+def _words():
+    """The words every board and history lays out the same, looked up once per
+    language and process, as {% translate %} keeps its own (templatetags/once.py):
+    each gettext reads the language from a thread-local, and a fresh board asked
+    for a dozen of these."""
+    language = get_language()
+    words = _WORDS.get(language)
+    if words is None:
+        dealt_word, dealt_letter, out_word = gettext("dealt"), gettext("D"), gettext("Out")
+        tie_word = gettext("tie")
+        words = {
+            "Leader": gettext("Leader"),
+            "Winner": gettext("Winner"),
+            "Top balance": gettext("Top balance"),
+            "Deals next": gettext("Deals next"),
+            "Edit deal %(n)s": gettext("Edit deal %(n)s"),
+            "tie": f"<small>{escape(tie_word)}</small>",
+            "dealt badge": (
+                f'<span class="badge dealer" title="{escape(dealt_word)}">'
+                f"{escape(dealt_letter)}</span>"
+            ),
+            "out badge": f'<span class="badge">{escape(out_word)}</span>',
+        }
+        _WORDS[language] = words
+    return words
 
 
 # A history box's classes, by (won, sat out, went out).
@@ -492,11 +521,10 @@ def with_deal_heads(rows, can_edit, edit_token):
     number, on the edit link an Edit link to it, then its boxes. Laid out here,
     not in the template: two {% url %} and a {% blocktranslate %} a row, then
     the row's own tags and values (bench/README.md)."""
-    edit_label = gettext("Edit deal %(n)s") if can_edit else ""
+    words = _words()
+    edit_label = words["Edit deal %(n)s"] if can_edit else ""
     edit_url = _edit_url(edit_token) if can_edit else None
-    # A tie-breaker deal is marked under its number.
-    tie = gettext("tie")
-    tie = f"<small>{escape(tie)}</small>"
+    tie = words["tie"]  # a tie-breaker deal is marked under its number
     for row in rows:
         if row["type"] == "deal":
             url = edit_url(row["event_id"]) if can_edit else ""
