@@ -13,7 +13,7 @@ from html import escape
 
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from .i18n import phrase
 from .rules import FORMATS, MAX_PLAYERS, RESULT_LABELS, money
@@ -81,13 +81,13 @@ def column_heads_html(columns):
 _FORMAT_LABELS = {name: spec.label for name, spec in FORMATS.items()}
 
 
-def format_label(format_name):
+def format_label(format_name, say=None):
     """The format's name in the reader's language, as `{% translate
     game.get_format_display %}` printed it (looked up, escaped, its percent
     signs kept), without the model's display method and the template's
     lookups of a method (each one an error raised and caught)."""
     label = str(_FORMAT_LABELS.get(format_name, format_name))
-    shown = conditional_escape(gettext(label.replace("%", "%%")))
+    shown = conditional_escape((say or gettext)(label.replace("%", "%%")))
     return SafeString(shown.replace("%%", "%"))  # safe: escaped above
 
 
@@ -170,15 +170,16 @@ def seating(state, pot_after_join):
     return out
 
 
-def layout(state, pot):
+def layout(state, pot, say=None):
     """The parts of the board that differ between formats, for the template."""
     spec = state.spec
+    say = say or said
     return {
-        "meta": said(spec.meta(state, pot)),
-        "columns": [said(c) for c in spec.columns(state)],
-        "tie_note": said(spec.tie_breaker_note(state)) if state.tie_breaker else None,
+        "meta": say(spec.meta(state, pot)),
+        "columns": [say(c) for c in spec.columns(state)],
+        "tie_note": say(spec.tie_breaker_note(state)) if state.tie_breaker else None,
         "settles": spec.settles,
-        "settlement_note": said(spec.settlement_note(state)),
+        "settlement_note": say(spec.settlement_note(state)),
     }
 
 
@@ -190,6 +191,31 @@ def said(text):
     if hasattr(text, "template"):
         return phrase(text)
     return gettext(text)
+
+
+SAID_MANY = 4096  # words `say_in` keeps; past that it starts again
+_SAID = {}  # (language, msgid): what gettext gave it
+
+
+def say_in(language):
+    """`said` in `language` (the active one), each plain msgid looked up once
+    per language and process, as {% translate %} keeps its own: a fresh board's
+    context asks for some ten (the columns, the notes, the figure's name, the
+    settlement's line), and each gettext reads the language from a thread-local.
+    A Phrase, with its places, is put together each time."""
+
+    def say(text):
+        if type(text) is not str or not text:
+            return said(text)
+        key = (language, text)
+        found = _SAID.get(key)
+        if found is None:
+            if len(_SAID) >= SAID_MANY:
+                _SAID.clear()
+            found = _SAID[key] = gettext(text)
+        return found
+
+    return say
 
 
 def _cell(cell):
@@ -428,20 +454,22 @@ def what_moved(before, after, changed):
     return gettext("Saved. %(what)s.") % {"what": text[:1].upper() + text[1:]}
 
 
-def figure_plural(state):
+def figure_plural(state, say=None):
     """The figure's name in the plural, for "Chart of the totals" (chips stay chips)."""
     name = state.spec.figure_name.lower()
-    translated = gettext(state.spec.figure_name)
+    translated = (say or gettext)(state.spec.figure_name)
     if translated != state.spec.figure_name:
         return translated  # Hindi has no -s plural to add
     return name if name.endswith("s") else f"{name}s"
 
 
-def settlement(state):
+def settlement(state, say=None):
     """Who pays whom, each with its line (`html`: "<strong>Asha</strong> pays
     <strong>Ravi</strong> ₹120"), laid out here: a {% blocktranslate %} and a
     money filter a payment were a fifth of the view link's board (bench/README.md)."""
-    line = gettext("<strong>%(payer)s</strong> pays <strong>%(payee)s</strong> %(amount)s")
+    line = (say or gettext)(
+        gettext_noop("<strong>%(payer)s</strong> pays <strong>%(payee)s</strong> %(amount)s")
+    )
     pays = []
     for payer, payee, amount in state.settlement:
         amount = money(amount)
@@ -457,8 +485,8 @@ def settlement_html(pays):
     return SafeString("".join(f"<li>{pay['html']}</li>" for pay in pays))  # safe: laid out escaped
 
 
-def figure_name(state):
-    return gettext(state.spec.figure_name)
+def figure_name(state, say=None):
+    return (say or gettext)(state.spec.figure_name)
 
 
 def seating_items_html(players, urls, version, csrf_input):

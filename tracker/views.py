@@ -165,21 +165,22 @@ def _game_context(
         entry = DealEntry(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
     fee = Decimal(state.rules.get("entry_fee", "0"))
+    say = scoreboard.say_in(get_language())
     standings = scoreboard.standings(state)
     history = scoreboard.with_deal_heads(
         _with_ids(game, state, scoreboard.history(state, 1 if step else limit)),
         can_edit,
         game.edit_token,
     )
-    settlement = scoreboard.settlement(state)
-    layout = scoreboard.layout(state, rules.money(state.pot))
+    settlement = scoreboard.settlement(state, say)
+    layout = scoreboard.layout(state, rules.money(state.pot), say)
     return {
         "game": game,
         "state": state,
         "can_edit": can_edit,
         "entry": entry,
         "version": str(game.revision),  # shown as text: no number formatting each time
-        "format_label": scoreboard.format_label(game.format),
+        "format_label": scoreboard.format_label(game.format, say),
         "standings": standings,
         "standings_html": scoreboard.standings_html(standings),
         "name_heads_html": scoreboard.name_heads_html(standings),
@@ -194,8 +195,8 @@ def _game_context(
         "banner": scoreboard.banner(state),
         "settlement": settlement,
         "settlement_html": scoreboard.settlement_html(settlement),
-        "figure_name": scoreboard.figure_name(state),
-        "figure_plural": scoreboard.figure_plural(state),
+        "figure_name": scoreboard.figure_name(state, say),
+        "figure_plural": scoreboard.figure_plural(state, say),
         "rejoin_notes": scoreboard.rejoin_notes(state) if can_edit else [],
         "pot": rules.money(state.pot),
         **layout,
