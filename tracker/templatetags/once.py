@@ -23,16 +23,30 @@ from django.core.signals import setting_changed
 from django.template.base import render_value_in_context
 from django.templatetags.i18n import (
     BlockTranslateNode,
+    LanguageNode,
     TranslateNode,
     do_block_translate,
     do_translate,
 )
+from django.templatetags.i18n import language as do_language
 from django.templatetags.static import StaticNode
 from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 register = template.Library()
+
+
+def _language(context):
+    """The active language, read once a render and kept on its context: each
+    `get_language()` reads a thread-local (a lock, a context variable and two
+    attribute errors raised inside asgiref), and a board's answer asked a dozen
+    times. Only `{% language %}` changes it within a render; this library's own
+    tag of that name (below) reads it afresh inside its block."""
+    language = getattr(context, "_once_language", None)
+    if language is None:
+        language = context._once_language = get_language()
+    return language
 
 
 class OnceTranslateNode(TranslateNode):
@@ -51,7 +65,7 @@ class OnceTranslateNode(TranslateNode):
     def render(self, context):
         if not self.once:
             return super().render(context)
-        key = (get_language(), context.autoescape)
+        key = (_language(context), context.autoescape)
         said = self.said.get(key)
         if said is None:
             said = self.said[key] = super().render(context)
@@ -111,7 +125,7 @@ class OnceBlockTranslateNode(BlockTranslateNode):
             if isinstance(count, bool) or not isinstance(count, (int, float, Decimal)):
                 return super().render(context, nested)  # Django's own error
             values[self.countervar] = count
-        key = (get_language(), count)
+        key = (_language(context), count)
         said = self.said.get(key)
         if said is None:
             if self.counted:
@@ -151,6 +165,25 @@ def _shown(value, context):
 @register.tag("blocktrans")
 def blocktranslate(parser, token):
     return OnceBlockTranslateNode(do_block_translate(parser, token))
+
+
+class OnceLanguageNode(LanguageNode):
+    """Django's `{% language %}`, with the language kept on the context (`_language`)
+    read afresh inside its block and put back after it."""
+
+    def render(self, context):
+        outer = getattr(context, "_once_language", None)
+        context._once_language = None
+        try:
+            return super().render(context)
+        finally:
+            context._once_language = outer
+
+
+@register.tag("language")
+def language(parser, token):
+    node = do_language(parser, token)
+    return OnceLanguageNode(node.nodelist, node.language)
 
 
 _ADDRESSES = {}  # a static file's path: its address, for this process
@@ -215,7 +248,7 @@ class KeptNode(template.Node):
             return self.nodelist.render(context)
         key = (
             self.name,
-            get_language(),
+            _language(context),
             context.autoescape,
             str(context.get("csrf_token")),
             repr([value.resolve(context) for value in self.values]),
