@@ -297,3 +297,12 @@ def test_the_language_read_once_a_render_follows_a_language_block():
     assert shown == again == "Leader|आगे|3 डील हुईं|आगे|Leader|Leader"
     with translation.override("hi"):
         assert template.render({"deals": 3}).split("|")[0] == "आगे"
+    # A context rendered again in another language reads the language again.
+    from django.template import Context, Template
+
+    again = Template("{% load i18n once %}{% translate 'Leader' %}")
+    context = Context({})
+    with translation.override("en"):
+        assert again.render(context) == "Leader"
+    with translation.override("hi"):
+        assert again.render(context) == "आगे"

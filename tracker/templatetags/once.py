@@ -38,15 +38,35 @@ register = template.Library()
 
 
 def _language(context):
-    """The active language, read once a render and kept on its context: each
-    `get_language()` reads a thread-local (a lock, a context variable and two
-    attribute errors raised inside asgiref), and a board's answer asked a dozen
-    times. Only `{% language %}` changes it within a render; this library's own
-    tag of that name (below) reads it afresh inside its block."""
-    language = getattr(context, "_once_language", None)
-    if language is None:
-        language = context._once_language = get_language()
-    return language
+    """The active language, read once a render: each `get_language()` reads a
+    thread-local (a lock, a context variable and two attribute errors raised
+    inside asgiref), and a board's answer asked a dozen times. Only `{% language
+    %}` changes it within a render; this library's own tag of that name (below)
+    reads it afresh inside its block."""
+    return render_once(context, _LANGUAGE, get_language)
+
+
+_LANGUAGE = object()  # the key of the render's language in its render_context
+
+
+def _render_state(context):
+    """The state of this render of a template, with its partials and includes:
+    the dict its `Template.render` pushed onto `context.render_context`, made
+    afresh by each render and dropped after it (so a context rendered again later
+    starts again); None outside a render."""
+    dicts = context.render_context.dicts
+    return dicts[1] if len(dicts) > 1 else None
+
+
+def render_once(context, key, find):
+    """`find()`, found once a render and kept under `key` in its state."""
+    state = _render_state(context)
+    if state is None:
+        return find()
+    found = state.get(key)
+    if found is None:
+        found = state[key] = find()
+    return found
 
 
 class OnceTranslateNode(TranslateNode):
@@ -172,12 +192,15 @@ class OnceLanguageNode(LanguageNode):
     read afresh inside its block and put back after it."""
 
     def render(self, context):
-        outer = getattr(context, "_once_language", None)
-        context._once_language = None
+        state = _render_state(context)
+        outer = state.pop(_LANGUAGE, None) if state is not None else None
         try:
-            return super().render(context)
+            return super().render(context)  # the language read afresh inside
         finally:
-            context._once_language = outer
+            if state is not None:
+                state.pop(_LANGUAGE, None)
+                if outer is not None:
+                    state[_LANGUAGE] = outer
 
 
 @register.tag("language")
