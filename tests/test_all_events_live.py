@@ -227,3 +227,20 @@ def test_a_change_posted_with_htmx_from_the_page_of_every_event_keeps_every_row(
     every = len(shown) == 16
     assert ("Show all 16 events" in html) is not every
     assert ("/live/?v=16&amp;history=all" in html) is every
+
+
+def test_a_deal_is_answered_with_a_step_only_when_the_rows_shown_are_all_deals(client):
+    """The step adds one row to the rows shown; a sit-out or a come-back among
+    them has an Undo form whose version would go stale, so the whole history is
+    sent until twelve deals follow it (the newest deals counted by the state)."""
+    from tests.events import deal, sit_in, sit_out
+    from tests.test_views import post_deal
+
+    history = [deal("Asha", Ravi=5, Meena=5), sit_out("Meena"), sit_in("Meena")]
+    game = Game.create("points", {}, ["Asha", "Ravi", "Meena"], history=history)
+    for n in range(1, 14):
+        answer = post_deal(client, game, "Asha", htmx=True, Ravi=n + 1, Meena=n + 2)
+        assert answer.status_code == 200
+        html = answer.content.decode()
+        assert ("afterbegin:#history-rows" in html) == (n >= 12), n
+        assert ('id="history"' in html) == (n < 12), n

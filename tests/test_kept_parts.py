@@ -274,3 +274,35 @@ def test_a_kept_state_holds_at_least_the_rows_the_game_screen_shows():
     """The history lists the newest RECENT events: a state read back from the
     cache holds that many rows one by one, so a board never unpickles the rest."""
     assert KEPT_ROWS >= scoreboard.RECENT
+
+
+def test_the_language_read_once_a_render_follows_a_language_block():
+    """{% translate %}, {% blocktranslate %} and {% kept %} read the language once a
+    render; inside {% language %} they read it afresh, and after it the outer one."""
+    from django.template import engines
+    from django.utils import translation
+
+    source = (
+        "{% load i18n once %}{% translate 'Leader' %}|"
+        "{% language 'hi' %}{% translate 'Leader' %}|"
+        "{% blocktranslate count n=deals %}{{ n }} deal played{% plural %}"
+        "{{ n }} deals played{% endblocktranslate %}|"
+        "{% kept 'words' deals %}{% translate 'Leader' %}{% endkept %}{% endlanguage %}|"
+        "{% translate 'Leader' %}|{% kept 'words' deals %}{% translate 'Leader' %}{% endkept %}"
+    )
+    template = engines["django"].from_string(source)
+    with translation.override("en"):
+        shown = template.render({"deals": 3})
+        again = template.render({"deals": 3})
+    assert shown == again == "Leader|आगे|3 डील हुईं|आगे|Leader|Leader"
+    with translation.override("hi"):
+        assert template.render({"deals": 3}).split("|")[0] == "आगे"
+    # A context rendered again in another language reads the language again.
+    from django.template import Context, Template
+
+    again = Template("{% load i18n once %}{% translate 'Leader' %}")
+    context = Context({})
+    with translation.override("en"):
+        assert again.render(context) == "Leader"
+    with translation.override("hi"):
+        assert again.render(context) == "आगे"

@@ -17,7 +17,7 @@ from tracker.rules import GameState, apply, replay
 from tracker.rules.state import KEPT_ROWS
 
 from .conftest import example_paths, input_part, load_example
-from .events import deal
+from .events import deal, sit_in, sit_out
 
 
 def replayed(doc, upto=None):
@@ -150,3 +150,81 @@ def test_a_state_without_rows_answers_no_other_missing_attribute():
         state.no_such_thing  # noqa: B018
     with pytest.raises(AttributeError, match=r"^rows$"):
         GameState.__new__(GameState).rows  # noqa: B018
+
+
+def test_the_newest_rows_read_back_are_kept_again_as_the_bytes_they_were_read_as():
+    """A deal played on a state read back pickles its own row only: the newest
+    rows read back are kept again as the same bytes, in their order."""
+    history = [deal("Asha", Ravi=k) for k in range(2, 2 + KEPT_ROWS + 3)]
+    back = kept(replay("points", {}, ["Asha", "Ravi"], history))
+    read = vars(back)["_newest_kept"]
+    assert len(read) == KEPT_ROWS and all(isinstance(row, bytes) for row in read)
+    apply(back, deal("Ravi", Asha=7))
+    kept_again = back.__getstate__()
+    assert "_newest_kept" not in kept_again  # the bytes are kept once, as the newest rows
+    again = kept_again["_newest"]
+    assert again[:-1] == list(read) and all(a is b for a, b in zip(again, read, strict=False))
+    assert pickle.loads(again[-1])[2] == KEPT_ROWS + 4  # the new deal's own row: its number
+    assert [row.results for row in kept(back).rows][-2:] == [{"Ravi": 16}, {"Asha": 7}]
+
+
+def test_a_state_kept_with_its_newest_rows_as_values_still_reads_back():
+    """A cache may still hold a state pickled before each newest row was pickled
+    on its own: its newest rows as the tuples of their values."""
+    history = [deal("Asha", Ravi=k) for k in range(2, 2 + 2 * KEPT_ROWS + 5)]
+    state = replay("points", {}, ["Asha", "Ravi"], history)
+    before = state.__getstate__()
+    before["_newest"] = [pickle.loads(row) for row in before["_newest"]]
+    old = GameState.__new__(GameState)
+    old.__setstate__(before)  # what unpickling that form does
+    assert "_newest_kept" not in vars(old)
+    apply(old, deal("Ravi", Asha=3))
+    back = kept(old)
+    assert [row.results.get("Ravi") for row in back.rows][:-1] == list(range(2, 2 + len(history)))
+    assert back.recent_rows(1)[0].results == {"Asha": 3}
+    assert fields(kept(state)) == fields(state)
+
+
+def test_a_state_read_back_unpickles_only_the_newest_rows_asked_for():
+    """A watcher's board asks for the newest twelve rows, a save for its own
+    row: the other newest rows stay as the bytes they were read back as."""
+    history = [deal("Asha", Ravi=k) for k in range(2, 2 + KEPT_ROWS + 8)]
+    back = kept(replay("points", {}, ["Asha", "Ravi"], history))
+    newest = vars(back)["_newest"]
+    assert len(newest) == KEPT_ROWS and all(isinstance(row, bytes) for row in newest)
+    assert [row.results for row in back.recent_rows(2)] == [{"Ravi": 20}, {"Ravi": 21}]
+    assert [isinstance(row, bytes) for row in newest] == [True] * (KEPT_ROWS - 2) + [False] * 2
+    assert [row.number for row in back.recent_rows(KEPT_ROWS)] == list(range(9, 21))
+    assert not any(isinstance(row, bytes) for row in newest)
+    again = kept(back)  # kept again after some rows were read: the same rows
+    assert [row.results["Ravi"] for row in again.rows] == list(range(2, 22))
+    half = kept(kept(replay("points", {}, ["Asha", "Ravi"], history[:-1])))
+    apply(half, history[-1])  # a deal played without a row read, then every row read
+    assert [row.results["Ravi"] for row in half.rows] == list(range(2, 22))
+
+
+def test_a_state_counts_its_newest_deals_through_other_events_and_keeping():
+    """How many of the newest rows are deals, back from the last: the game screen
+    answers a deal with a step only when the rows it shows are all deals."""
+    players = ["Asha", "Ravi", "Meena"]
+    state = replay("points", {}, players, [])
+    assert state.newest_deals == 0
+    apply(state, deal("Asha", Ravi=10, Meena=20))
+    apply(state, deal("Ravi", Asha=5, Meena=5))
+    assert state.newest_deals == 2
+    apply(state, sit_out("Meena"))  # not a deal: the count starts again
+    assert state.newest_deals == 0
+    apply(state, deal("Asha", Ravi=30))
+    state = kept(state)
+    assert state.newest_deals == 1
+    apply(state, sit_in("Meena"))
+    apply(state, deal("Meena", Asha=2, Ravi=3))
+    apply(state, deal("Meena", Asha=4, Ravi=6))
+    assert kept(state).newest_deals == 2
+    again = replay("points", {}, players, [deal("Asha", Ravi=k, Meena=k) for k in range(2, 40)])
+    assert again.newest_deals == 38 and kept(again).newest_deals == 38
+    older = kept(again).__getstate__()
+    del older["newest_deals"]  # a state kept before its deals were counted
+    read = GameState.__new__(GameState)
+    read.__setstate__(older)
+    assert read.newest_deals == 0  # as far as it can tell: not all deals

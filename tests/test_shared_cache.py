@@ -319,3 +319,42 @@ def test_links_reversed_once_are_the_links_django_makes():
         assert reverse("home") == "/rummy/"
     finally:
         set_script_prefix("/")
+
+
+@pytest.mark.django_db
+def test_a_game_is_kept_beside_its_state_as_its_values_and_read_back_as_the_row():
+    """The shared cache keeps a game's fields' values beside its state: a watcher
+    reads back the game as the database gives it, and a game kept as a pickled
+    model (before) is still read."""
+    import pickle
+
+    from tracker import views
+
+    from .events import deal
+
+    made = Game.create(
+        "points", {}, ["Asha", "Ravi", "Meena"], history=[deal("Asha", Ravi=10, Meena=20)]
+    )
+    game = Game.by_link(made.edit_token, can_edit=True)
+    state = game.state()
+    views._keep_state(game, state)
+    names = [f.attname for f in Game._meta.concrete_fields]
+    back, back_state = views._game_and_state(made.view_token, False, game.revision, game.view_key)
+    assert [getattr(back, n) for n in names] == [getattr(game, n) for n in names]
+    assert back.event_ids == game.event_ids == [e.serial for e in made.events.all()]
+    assert back_state.document() == state.document()
+    back.name = "Sunday"
+    back.save()  # a game read back is saved as a row, not added again
+    assert Game.objects.count() == 1 and Game.objects.get().name == "Sunday"
+    # An editing phone's save takes only the event ids from it.
+    reader = Game.by_link(made.edit_token, can_edit=True)
+    assert views._state(reader).document() == state.document()
+    assert reader.event_ids == game.event_ids
+    # A game kept as its model, as before, is still read.
+    key = views._state_key(game.view_key, game.revision)
+    caches["default"].set(key, pickle.dumps((game, state), pickle.HIGHEST_PROTOCOL))
+    older, _ = views._game_and_state(made.view_token, False, game.revision, game.view_key)
+    assert older.name == game.name and older.event_ids == game.event_ids
+    reader = Game.by_link(made.edit_token, can_edit=True)
+    views._state(reader)
+    assert reader.event_ids == game.event_ids

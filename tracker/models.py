@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import document, i18n, rules, sheet
+from .urltag import cached_reverse
 
 
 def _json_objects(data):
@@ -59,6 +60,16 @@ def _sql_once(key, write):
 
 
 _EVENT_COLUMNS = ("game", "position", "serial", "type", "data", "created_at")
+
+
+_ATTNAMES = {}  # model: its concrete fields' attribute names, in the table's order
+
+
+def _attnames(model):
+    names = _ATTNAMES.get(model)
+    if names is None:
+        names = _ATTNAMES[model] = [f.attname for f in model._meta.concrete_fields]
+    return names
 
 
 _CONVERTERS = {}  # (model, database vendor): see _converters_of
@@ -120,10 +131,12 @@ class Game(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
-        return reverse("game", args=[self.edit_token])
+        # Reversed once per process and link (tracker/urltag.py): every screen of
+        # the game asks for it (the deal form's "discard" link, every redirect).
+        return cached_reverse("game", [self.edit_token])
 
     def get_view_url(self):
-        return reverse("watch", args=[self.view_token])
+        return cached_reverse("watch", [self.view_token])
 
     @classmethod
     def _link_field(cls, token, can_edit):
@@ -192,6 +205,25 @@ class Game(models.Model):
         if row is not None and hmac.compare_digest(row[0], token):
             return row[1], row[2]
         return None
+
+    # -- kept beside a state in the shared cache (tracker/views.py)
+
+    def as_kept(self):
+        """The row as the shared cache keeps it beside its state: the fields'
+        values, and the ids of the events the state replayed (`event_ids`), not
+        the pickled model, which pickled Django's bookkeeping with them and was
+        read back through it (a third of what pickling a state cost)."""
+        values = tuple(getattr(self, name) for name in _attnames(type(self)))
+        return (self._state.db, values, getattr(self, "event_ids", None))
+
+    @classmethod
+    def from_kept(cls, kept):
+        """The game `as_kept` kept, made as a game read from the database is."""
+        db, values, event_ids = kept
+        game = cls.from_db(db, _attnames(cls), values)
+        if event_ids is not None:
+            game.event_ids = event_ids
+        return game
 
     # -- reading
 

@@ -1,6 +1,9 @@
 """What the game screen shows, laid out from the engine's state.
 
 Pure presentation of figures the engine computed: nothing is scored here.
+The markup laid out here is marked safe as `SafeString(...)`, which is what
+Django's `mark_safe` gives a str, without its check for a lazy argument (a
+wrapper, `any` and a generator each time; a fresh board marks some sixty).
 The columns, badges and lines that differ between formats come from the
 game's format object (`state.spec`, see tracker/rules/base.py), so the
 template loops over them and never names a format.
@@ -8,11 +11,12 @@ template loops over them and never names a format.
 
 from html import escape
 
-from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from .i18n import phrase
-from .rules import MAX_PLAYERS, RESULT_LABELS, money
+from .rules import FORMATS, MAX_PLAYERS, RESULT_LABELS, money
 from .rules.money_format import format_money
 from .urltag import cached_reverse
 
@@ -24,6 +28,7 @@ def standings(state):
     spec = state.spec
     leaders = set(state.leaders) if state.deals_played else set()
     next_dealer = state.next_dealer
+    words = _words()
     lines = []
     for p in state.players:
         line = {
@@ -44,9 +49,9 @@ def standings(state):
         classes += spec.row_classes(state, p)
         classes += ["winner"] if line["winner"] else []
         line["classes"] = " ".join(classes)
-        line["marks"] = _name_marks(line, state.finished, bool(state.winner))
+        line["marks"] = _name_marks(line, state.finished, bool(state.winner), words)
         line["cells_html"] = _standing_cells_html(line["cells"])
-        line["row_html"] = mark_safe(  # safe: the classes are words, the rest escaped
+        line["row_html"] = SafeString(  # safe: the classes are words, the rest escaped
             f'\n<tr class="{escape(line["classes"])}">\n<th scope="row">{escape(p.name)}'
             f"{line['marks']}</th>\n{line['cells_html']}\n</tr>\n"
         )
@@ -54,28 +59,59 @@ def standings(state):
     return lines
 
 
-def _name_marks(line, finished, has_winner):
+def standings_html(lines):
+    """The standings' rows in one piece, for the board's table body; and the
+    history's head, a box a player. Laid out here, not looped in the template:
+    each loop of the template's was a loop, a lookup and an escape a line."""
+    return SafeString("".join(line["row_html"] for line in lines))  # safe: laid out escaped
+
+
+def name_heads_html(lines):
+    """The history's head: a box a player, named as the standings name them."""
+    heads = (f'<th scope="col">{escape(line["name"])}</th>' for line in lines)
+    return SafeString("".join(heads))  # safe: every name escaped
+
+
+def column_heads_html(columns):
+    """The board's heads after "Player": a box a column of the format."""
+    heads = (f'<th scope="col">{conditional_escape(column)}</th>' for column in columns)
+    return SafeString("".join(heads))  # safe: escaped as the template escapes them
+
+
+_FORMAT_LABELS = {name: spec.label for name, spec in FORMATS.items()}
+
+
+def format_label(format_name, say=None):
+    """The format's name in the reader's language, as `{% translate
+    game.get_format_display %}` printed it (looked up, escaped, its percent
+    signs kept), without the model's display method and the template's
+    lookups of a method (each one an error raised and caught)."""
+    label = str(_FORMAT_LABELS.get(format_name, format_name))
+    shown = conditional_escape((say or gettext)(label.replace("%", "%%")))
+    return SafeString(shown.replace("%%", "%"))  # safe: escaped above
+
+
+def _name_marks(line, finished, has_winner, words=None):
     """The badges after a standing's name (Leader, Deals next, the format's own),
     laid out here so the template prints them in one go (bench/README.md).
     A finished game without a winner (a points session) has no "Winner": the
     top balance is only that."""
+    words = words or _words()
     marks = []
     if line["leader"]:
         if not finished:
-            lead = gettext("Leader")
+            lead = words["Leader"]
         else:
-            lead = gettext("Winner") if has_winner else gettext("Top balance")
+            lead = words["Winner"] if has_winner else words["Top balance"]
         marks.append(f' <span class="badge lead">{escape(lead)}</span>')
     elif line["winner"]:
-        winner = gettext("Winner")
-        marks.append(f' <span class="badge lead">{escape(winner)}</span>')
+        marks.append(f' <span class="badge lead">{escape(words["Winner"])}</span>')
     if line["deals_next"]:
-        deals_next = gettext("Deals next")
-        marks.append(f' <span class="badge dealer">{escape(deals_next)}</span>')
+        marks.append(f' <span class="badge dealer">{escape(words["Deals next"])}</span>')
     for text, kind in line["badges"]:
         css = f"badge {escape(str(kind))}" if kind else "badge"
         marks.append(f' <span class="{css}">{escape(str(text))}</span>')
-    return mark_safe("".join(marks))  # safe: every value in it is escaped
+    return SafeString("".join(marks))  # safe: every value in it is escaped
 
 
 def _standing_cells_html(cells):
@@ -89,7 +125,7 @@ def _standing_cells_html(cells):
             else ""
         )
         out.append(f'<td class="num">{escape(str(c["text"]))}{tail}</td>')
-    return mark_safe("".join(out))  # safe: every value in it is escaped
+    return SafeString("".join(out))  # safe: every value in it is escaped
 
 
 def seating(state, pot_after_join):
@@ -134,15 +170,16 @@ def seating(state, pot_after_join):
     return out
 
 
-def layout(state, pot):
+def layout(state, pot, say=None):
     """The parts of the board that differ between formats, for the template."""
     spec = state.spec
+    say = say or said
     return {
-        "meta": said(spec.meta(state, pot)),
-        "columns": [said(c) for c in spec.columns(state)],
-        "tie_note": said(spec.tie_breaker_note(state)) if state.tie_breaker else None,
+        "meta": say(spec.meta(state, pot)),
+        "columns": [say(c) for c in spec.columns(state)],
+        "tie_note": say(spec.tie_breaker_note(state)) if state.tie_breaker else None,
         "settles": spec.settles,
-        "settlement_note": said(spec.settlement_note(state)),
+        "settlement_note": say(spec.settlement_note(state)),
     }
 
 
@@ -154,6 +191,31 @@ def said(text):
     if hasattr(text, "template"):
         return phrase(text)
     return gettext(text)
+
+
+SAID_MANY = 4096  # words `say_in` keeps; past that it starts again
+_SAID = {}  # (language, msgid): what gettext gave it
+
+
+def say_in(language):
+    """`said` in `language` (the active one), each plain msgid looked up once
+    per language and process, as {% translate %} keeps its own: a fresh board's
+    context asks for some ten (the columns, the notes, the figure's name, the
+    settlement's line), and each gettext reads the language from a thread-local.
+    A Phrase, with its places, is put together each time."""
+
+    def say(text):
+        if type(text) is not str or not text:
+            return said(text)
+        key = (language, text)
+        found = _SAID.get(key)
+        if found is None:
+            if len(_SAID) >= SAID_MANY:
+                _SAID.clear()
+            found = _SAID[key] = gettext(text)
+        return found
+
+    return say
 
 
 def _cell(cell):
@@ -245,9 +307,38 @@ def deal_summary(state, row):
 
 def _deal_badges():
     """The dealer's and the went-out badge of a history box, in the reader's language."""
-    dealt_word, dealt_letter, out_word = gettext("dealt"), gettext("D"), gettext("Out")
-    dealt = f'<span class="badge dealer" title="{escape(dealt_word)}">{escape(dealt_letter)}</span>'
-    return dealt, f'<span class="badge">{escape(out_word)}</span>'
+    words = _words()
+    return words["dealt badge"], words["out badge"]
+
+
+_WORDS = {}  # language: the board's and the history's own words in it (`_words`)
+
+
+def _words():
+    """The words every board and history lays out the same, looked up once per
+    language and process, as {% translate %} keeps its own (templatetags/once.py):
+    each gettext reads the language from a thread-local, and a fresh board asked
+    for a dozen of these."""
+    language = get_language()
+    words = _WORDS.get(language)
+    if words is None:
+        dealt_word, dealt_letter, out_word = gettext("dealt"), gettext("D"), gettext("Out")
+        tie_word = gettext("tie")
+        words = {
+            "Leader": gettext("Leader"),
+            "Winner": gettext("Winner"),
+            "Top balance": gettext("Top balance"),
+            "Deals next": gettext("Deals next"),
+            "Edit deal %(n)s": gettext("Edit deal %(n)s"),
+            "tie": f"<small>{escape(tie_word)}</small>",
+            "dealt badge": (
+                f'<span class="badge dealer" title="{escape(dealt_word)}">'
+                f"{escape(dealt_letter)}</span>"
+            ),
+            "out badge": f'<span class="badge">{escape(out_word)}</span>',
+        }
+        _WORDS[language] = words
+    return words
 
 
 # A history box's classes, by (won, sat out, went out).
@@ -299,7 +390,7 @@ def _cells_html(row, names, won_label, say=None, badges=None):
             f'<td class="{css}"><span class="res">{shown}</span>'
             f'<span class="after">{after}</span>{marks}</td>'
         )
-    return mark_safe("".join(out))  # safe: every value in it is escaped
+    return SafeString("".join(out))  # safe: every value in it is escaped
 
 
 def banner(state):
@@ -363,32 +454,39 @@ def what_moved(before, after, changed):
     return gettext("Saved. %(what)s.") % {"what": text[:1].upper() + text[1:]}
 
 
-def figure_plural(state):
+def figure_plural(state, say=None):
     """The figure's name in the plural, for "Chart of the totals" (chips stay chips)."""
     name = state.spec.figure_name.lower()
-    translated = gettext(state.spec.figure_name)
+    translated = (say or gettext)(state.spec.figure_name)
     if translated != state.spec.figure_name:
         return translated  # Hindi has no -s plural to add
     return name if name.endswith("s") else f"{name}s"
 
 
-def settlement(state):
+def settlement(state, say=None):
     """Who pays whom, each with its line (`html`: "<strong>Asha</strong> pays
     <strong>Ravi</strong> ₹120"), laid out here: a {% blocktranslate %} and a
     money filter a payment were a fifth of the view link's board (bench/README.md)."""
-    line = gettext("<strong>%(payer)s</strong> pays <strong>%(payee)s</strong> %(amount)s")
+    line = (say or gettext)(
+        gettext_noop("<strong>%(payer)s</strong> pays <strong>%(payee)s</strong> %(amount)s")
+    )
     pays = []
     for payer, payee, amount in state.settlement:
         amount = money(amount)
         shown = format_money(amount, state.rules)
         places = {"payer": escape(payer), "payee": escape(payee), "amount": escape(shown)}
-        html = mark_safe(line % places)  # safe: the translation is ours, every value escaped
+        html = SafeString(line % places)  # safe: the translation is ours, every value escaped
         pays.append({"from": payer, "to": payee, "amount": amount, "html": html})
     return pays
 
 
-def figure_name(state):
-    return gettext(state.spec.figure_name)
+def settlement_html(pays):
+    """The settlement's payments as the items of its list, in one piece."""
+    return SafeString("".join(f"<li>{pay['html']}</li>" for pay in pays))  # safe: laid out escaped
+
+
+def figure_name(state, say=None):
+    return (say or gettext)(state.spec.figure_name)
 
 
 def seating_items_html(players, urls, version, csrf_input):
@@ -434,7 +532,7 @@ def seating_items_html(players, urls, version, csrf_input):
             )
         badge = away_badge if p["away"] else ""
         out.append(f'\n<li>\n<span class="who">{name}{badge}</span>\n{first}\n{second}\n</li>\n')
-    return mark_safe("".join(out))  # safe: every value in it is escaped
+    return SafeString("".join(out))  # safe: every value in it is escaped
 
 
 def _button_form(action, hidden, label, word):
@@ -451,19 +549,27 @@ def with_deal_heads(rows, can_edit, edit_token):
     number, on the edit link an Edit link to it, then its boxes. Laid out here,
     not in the template: two {% url %} and a {% blocktranslate %} a row, then
     the row's own tags and values (bench/README.md)."""
-    edit_label = gettext("Edit deal %(n)s") if can_edit else ""
+    words = _words()
+    edit_label = words["Edit deal %(n)s"] if can_edit else ""
     edit_url = _edit_url(edit_token) if can_edit else None
-    # A tie-breaker deal is marked under its number.
-    tie = gettext("tie")
-    tie = f"<small>{escape(tie)}</small>"
+    tie = words["tie"]  # a tie-breaker deal is marked under its number
     for row in rows:
         if row["type"] == "deal":
             url = edit_url(row["event_id"]) if can_edit else ""
             head = _deal_head_html(row, edit_label, url, tie)
-            row["html"] = mark_safe(
+            row["html"] = SafeString(
                 f'\n<tr id="event-{int(row["event_id"])}">\n{head}\n{row["cells_html"]}\n</tr>\n'
             )
     return rows
+
+
+def history_rows_html(rows):
+    """The history's rows in one piece, as the template's loop printed them (a
+    line before and after each), when every row is laid out whole (`html`, a
+    deal); else None, and the template lays out the other events itself."""
+    if not all("html" in row for row in rows):
+        return None
+    return SafeString("".join(f"\n{row['html']}\n" for row in rows))  # safe: laid out escaped
 
 
 _AN_EVENT = 918273645  # an event id no real one is confused with: only its place is used
@@ -493,4 +599,4 @@ def _deal_head_html(row, edit_label, edit_url, tie):
     else:
         head = number
     tie = tie if row["tie_breaker"] else ""
-    return mark_safe(f'<th scope="row" class="change-col">{head}{tie}</th>')
+    return SafeString(f'<th scope="row" class="change-col">{head}{tie}</th>')

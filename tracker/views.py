@@ -18,7 +18,6 @@ from django.contrib import messages
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -33,6 +32,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from . import document, i18n, rules, scoreboard, share
 from .calculator import Calculator
 from .chart import running_totals_svg
+from .csrf_token import masked_token
 from .forms import (
     FORMAT_CHOICES,
     DealEntry,
@@ -165,30 +165,41 @@ def _game_context(
         entry = DealEntry(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
     fee = Decimal(state.rules.get("entry_fee", "0"))
+    say = scoreboard.say_in(get_language())
+    standings = scoreboard.standings(state)
+    history = scoreboard.with_deal_heads(
+        _with_ids(game, state, scoreboard.history(state, 1 if step else limit)),
+        can_edit,
+        game.edit_token,
+    )
+    settlement = scoreboard.settlement(state, say)
+    layout = scoreboard.layout(state, rules.money(state.pot), say)
     return {
         "game": game,
         "state": state,
         "can_edit": can_edit,
         "entry": entry,
         "version": str(game.revision),  # shown as text: no number formatting each time
-        "standings": scoreboard.standings(state),
-        "history": scoreboard.with_deal_heads(
-            _with_ids(game, state, scoreboard.history(state, 1 if step else limit)),
-            can_edit,
-            game.edit_token,
-        ),
+        "format_label": scoreboard.format_label(game.format, say),
+        "standings": standings,
+        "standings_html": scoreboard.standings_html(standings),
+        "name_heads_html": scoreboard.name_heads_html(standings),
+        "column_heads_html": scoreboard.column_heads_html(layout["columns"]),
+        "history": history,
+        "history_html": scoreboard.history_rows_html(history),
         "events_hidden": max(0, state.row_count - limit) if limit else 0,
         "all_events": all_events,
         "page_url": game.get_absolute_url() + ("?history=all" if all_events else ""),
         "step": step,
         "recent": scoreboard.RECENT,
         "banner": scoreboard.banner(state),
-        "settlement": scoreboard.settlement(state),
-        "figure_name": scoreboard.figure_name(state),
-        "figure_plural": scoreboard.figure_plural(state),
+        "settlement": settlement,
+        "settlement_html": scoreboard.settlement_html(settlement),
+        "figure_name": scoreboard.figure_name(state, say),
+        "figure_plural": scoreboard.figure_plural(state, say),
         "rejoin_notes": scoreboard.rejoin_notes(state) if can_edit else [],
         "pot": rules.money(state.pot),
-        **scoreboard.layout(state, rules.money(state.pot)),
+        **layout,
         "rejoins": [
             {"name": name, "start": state.rejoin_total(), "pot": rules.money(state.pot + fee)}
             for name in state.can_rejoin
@@ -223,8 +234,10 @@ def _state(game):
     found = cache.get(_state_key(game.view_key, game.revision))
     if found is not None:
         kept, state = pickle.loads(found)
-        if hasattr(kept, "event_ids"):  # the ids of the events `state` replayed
-            game.event_ids = kept.event_ids
+        if isinstance(kept, Game):  # (a game kept as its model, before `as_kept`)
+            kept = kept.as_kept()
+        if kept[2] is not None:  # the ids of the events `state` replayed
+            game.event_ids = kept[2]
         return state
     state = game.state()
     _keep_state(game, state)
@@ -237,7 +250,10 @@ def _game_and_state(token, can_edit, revision, view_key):
     another reader left them there."""
     found = cache.get(_state_key(view_key, revision))
     if found is not None:
-        return pickle.loads(found)
+        kept, state = pickle.loads(found)
+        if isinstance(kept, Game):  # (a game kept as its model, before `as_kept`)
+            return kept, state
+        return Game.from_kept(kept), state
     game = _get_game_or_404(token, can_edit)
     state = game.state()
     if game.revision == revision:
@@ -249,9 +265,10 @@ def _keep_state(game, state):
     """Keep the game row and its state under its revision, once for either link.
 
     A change replayed the new state already, so the next reader need not.
-    Every reader unpickles a copy of its own.
+    Every reader unpickles a copy of its own. The game is kept as its values
+    (`Game.as_kept`): a reader with the row already takes only its event ids.
     """
-    kept = pickle.dumps((game, state), pickle.HIGHEST_PROTOCOL)
+    kept = pickle.dumps((game.as_kept(), state), pickle.HIGHEST_PROTOCOL)
     cache.set(_state_key(game.view_key, game.revision), kept)
 
 
@@ -338,7 +355,7 @@ def _with_csrf_token(request, html):
         html = html.encode()
     if _CSRF_SLOT_BYTES not in html:
         return html
-    return html.replace(_CSRF_SLOT_BYTES, get_token(request).encode())
+    return html.replace(_CSRF_SLOT_BYTES, masked_token(request).encode())
 
 
 def _game_part_key(request, token, revision, can_edit, part, extra):
@@ -557,11 +574,12 @@ def _is_step(state):
     had rows, none of them an event with an Undo form (whose version would go
     stale). Its answer is then the board, the new row, the rows beyond the
     newest RECENT taken off, the "Show all" link and the chart: not the
-    whole history again (`step` in templates/tracker/game.html)."""
-    rows = state.recent_rows(scoreboard.RECENT)
-    if state.finished or state.row_count < 2 or rows[-1].type != "deal":
+    whole history again (`step` in templates/tracker/game.html). Told by the
+    state's count of its newest deals, without reading those rows."""
+    count = state.row_count
+    if state.finished or count < 2:
         return False
-    return all(row.type == "deal" for row in rows)
+    return state.newest_deals >= min(scoreboard.RECENT, count)
 
 
 def _watch_context(context):
@@ -571,7 +589,14 @@ def _watch_context(context):
     rows = [dict(row) for row in context["history"]]
     token = context["game"].edit_token
     history = scoreboard.with_deal_heads(rows, False, token)
-    return {**context, "can_edit": False, "entry": None, "rejoin_notes": [], "history": history}
+    return {
+        **context,
+        "can_edit": False,
+        "entry": None,
+        "rejoin_notes": [],
+        "history": history,
+        "history_html": scoreboard.history_rows_html(history),
+    }
 
 
 def _made_against(request):

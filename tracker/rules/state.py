@@ -54,16 +54,26 @@ class Row:
 # A row's fields' values in the order Row(...) takes them: how a state is kept.
 _row_values = attrgetter(*(f.name for f in fields(Row)))
 
-# A kept state's newest rows, from KEPT_ROWS to twice as many, are kept as their
-# values; the older ones in runs of KEPT_ROWS, each pickled once, when it left
-# the newest, and read only when something asks for every row. As many as the
-# game screen's history shows (tracker/scoreboard.py RECENT), so a board is laid
-# out from the newest rows alone.
+# A kept state's newest rows, from KEPT_ROWS to twice as many, are kept one by
+# one, each row's values pickled once, when the row was added; the older ones in
+# runs of KEPT_ROWS, each pickled once, when it left the newest, and read only
+# when something asks for every row. As many as the game screen's history shows
+# (tracker/scoreboard.py RECENT), so a board is laid out from the newest rows alone.
 KEPT_ROWS = 12
 
 
 def _pickled(rows):
     return pickle.dumps([_row_values(row) for row in rows], pickle.HIGHEST_PROTOCOL)
+
+
+def _pickled_row(row):
+    return pickle.dumps(_row_values(row), pickle.HIGHEST_PROTOCOL)
+
+
+def _rows_of(newest):
+    """The newest rows as rows: one still as the bytes it was read back as is
+    unpickled here."""
+    return [Row(*pickle.loads(row)) if type(row) is bytes else row for row in newest]
 
 
 @dataclass
@@ -82,6 +92,10 @@ class GameState:
     rows: list = field(default_factory=list)
     last_dealer: int | None = None  # seat index of the last deal's dealer
     in_after_last_deal: list = field(default_factory=list)
+    # How many of the newest rows, back from the last, are deals: whether the rows
+    # the game screen shows are all deals, told without reading them (a state kept
+    # before this was counted reads 0: not all deals, as far as it can tell).
+    newest_deals: int = 0
 
     # -- kept (pickled): the shared cache keeps the state of every revision
 
@@ -90,6 +104,10 @@ class GameState:
     # A class default, not `self.__dict__`: reading an instance's dict makes
     # Python read its every attribute more slowly after (a replay 9 % slower).
     _newest = None
+    # The pickles the newest rows were read back from, in their order: those rows
+    # are kept again as these bytes (rows added since are pickled when kept). Each
+    # stays as its bytes in `_newest` too until `recent_rows` or `rows` asks for it.
+    _newest_kept = ()
 
     def __getstate__(self):
         """The state as pickled: each row as the tuple of its fields' values,
@@ -98,23 +116,27 @@ class GameState:
 
         A deal saved reads the state kept for the revision before it, plays the
         deal on it and keeps the new state: the older rows (`_older`, runs of
-        KEPT_ROWS rows, each pickled once) are kept again as the bytes they were
-        read as, neither unpickled nor pickled again. The scoreboard shows the
-        newest rows only (`recent_rows`); `rows` reads the rest when asked.
+        KEPT_ROWS rows, each pickled once) and the newest ones read back (each
+        row pickled once, `_newest_kept`) are kept again as the bytes they were
+        read as, not pickled again: only the deal's own row is. The scoreboard
+        shows the newest rows only (`recent_rows`); `rows` reads the rest when asked.
         """
         kept = self.__dict__.copy()
+        kept.pop("_newest_kept", None)
         if self._newest is None:  # every row is here: the older ones pickled in one run
             rows = kept.pop("rows")
             cut = max(0, len(rows) - KEPT_ROWS)
             older, older_count, newest = ([_pickled(rows[:cut])] if cut else []), cut, rows[cut:]
+            pickled = []
         else:
             older, older_count, newest = list(self._older), self._older_count, self._newest
+            pickled = list(self._newest_kept)  # of the first rows of `newest`
         while len(newest) >= 2 * KEPT_ROWS:
-            older.append(_pickled(newest[:KEPT_ROWS]))
+            older.append(_pickled(_rows_of(newest[:KEPT_ROWS])))
             older_count += KEPT_ROWS
-            newest = newest[KEPT_ROWS:]
+            newest, pickled = newest[KEPT_ROWS:], pickled[KEPT_ROWS:]
         kept["_older"], kept["_older_count"] = older, older_count
-        kept["_newest"] = [_row_values(row) for row in newest]
+        kept["_newest"] = pickled + [_pickled_row(row) for row in newest[len(pickled) :]]
         return kept
 
     def __setstate__(self, kept):
@@ -123,7 +145,12 @@ class GameState:
             if rows and isinstance(rows[0], tuple):  # (and before that, as Row objects)
                 kept["rows"] = [Row(*values) for values in rows]
         else:
-            kept["_newest"] = [Row(*values) for values in kept["_newest"]]
+            newest = kept["_newest"]
+            if newest and isinstance(newest[0], bytes):  # each row pickled on its own
+                kept["_newest_kept"] = newest
+                kept["_newest"] = list(newest)  # each unpickled when first asked for
+            else:  # (a state kept before its newest rows were pickled one by one)
+                kept["_newest"] = [Row(*values) for values in newest]
         for name, value in kept.items():  # (not self.__dict__: see _newest)
             setattr(self, name, value)
 
@@ -140,12 +167,17 @@ class GameState:
         newest = self._newest
         if newest is None or (len(newest) < count and self._older_count):
             newest = self.rows
+        elif count > 0:  # the rows asked for, read now where still their bytes
+            for i in range(max(0, len(newest) - count), len(newest)):
+                if type(newest[i]) is bytes:
+                    newest[i] = Row(*pickle.loads(newest[i]))
         return newest[-count:] if count > 0 else []
 
     def add_row(self, row):
         """A row after the last (the engine's, for the event it applied)."""
         newest = self._newest
         (self.rows if newest is None else newest).append(row)
+        self.newest_deals = self.newest_deals + 1 if row.type == "deal" else 0
 
     # -- lookups
 
@@ -286,8 +318,9 @@ class _RowsReadBack:
             raise AttributeError("rows")
         kept = state.__dict__
         rows = [Row(*values) for run in kept.pop("_older") for values in pickle.loads(run)]
-        rows += newest
+        rows += _rows_of(newest)
         del kept["_newest"], kept["_older_count"]
+        kept.pop("_newest_kept", None)
         kept["rows"] = rows
         return rows
 

@@ -23,16 +23,50 @@ from django.core.signals import setting_changed
 from django.template.base import render_value_in_context
 from django.templatetags.i18n import (
     BlockTranslateNode,
+    LanguageNode,
     TranslateNode,
     do_block_translate,
     do_translate,
 )
+from django.templatetags.i18n import language as do_language
 from django.templatetags.static import StaticNode
 from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 register = template.Library()
+
+
+def _language(context):
+    """The active language, read once a render: each `get_language()` reads a
+    thread-local (a lock, a context variable and two attribute errors raised
+    inside asgiref), and a board's answer asked a dozen times. Only `{% language
+    %}` changes it within a render; this library's own tag of that name (below)
+    reads it afresh inside its block."""
+    return render_once(context, _LANGUAGE, get_language)
+
+
+_LANGUAGE = object()  # the key of the render's language in its render_context
+
+
+def _render_state(context):
+    """The state of this render of a template, with its partials and includes:
+    the dict its `Template.render` pushed onto `context.render_context`, made
+    afresh by each render and dropped after it (so a context rendered again later
+    starts again); None outside a render."""
+    dicts = context.render_context.dicts
+    return dicts[1] if len(dicts) > 1 else None
+
+
+def render_once(context, key, find):
+    """`find()`, found once a render and kept under `key` in its state."""
+    state = _render_state(context)
+    if state is None:
+        return find()
+    found = state.get(key)
+    if found is None:
+        found = state[key] = find()
+    return found
 
 
 class OnceTranslateNode(TranslateNode):
@@ -51,7 +85,7 @@ class OnceTranslateNode(TranslateNode):
     def render(self, context):
         if not self.once:
             return super().render(context)
-        key = (get_language(), context.autoescape)
+        key = (_language(context), context.autoescape)
         said = self.said.get(key)
         if said is None:
             said = self.said[key] = super().render(context)
@@ -111,7 +145,7 @@ class OnceBlockTranslateNode(BlockTranslateNode):
             if isinstance(count, bool) or not isinstance(count, (int, float, Decimal)):
                 return super().render(context, nested)  # Django's own error
             values[self.countervar] = count
-        key = (get_language(), count)
+        key = (_language(context), count)
         said = self.said.get(key)
         if said is None:
             if self.counted:
@@ -130,17 +164,49 @@ class OnceBlockTranslateNode(BlockTranslateNode):
                 value = context[name]
             else:
                 value = missing % name if "%s" in missing else missing
-            data[name] = render_value_in_context(value, context)
+            data[name] = _shown(value, context)
         try:
             return said % data
         except (KeyError, ValueError):
             return super().render(context, nested)  # Django's fallback to English
 
 
+def _shown(value, context):
+    """A value as Django's tag puts it in (`render_value_in_context`): a whole
+    number (the deals played, the next deal's number) straight as its digits,
+    which is what Django's localizing gives it while numbers are not grouped
+    (USE_THOUSAND_SEPARATOR), without its three format lookups by language."""
+    if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
+    return render_value_in_context(value, context)
+
+
 @register.tag("blocktranslate")
 @register.tag("blocktrans")
 def blocktranslate(parser, token):
     return OnceBlockTranslateNode(do_block_translate(parser, token))
+
+
+class OnceLanguageNode(LanguageNode):
+    """Django's `{% language %}`, with the language kept on the context (`_language`)
+    read afresh inside its block and put back after it."""
+
+    def render(self, context):
+        state = _render_state(context)
+        outer = state.pop(_LANGUAGE, None) if state is not None else None
+        try:
+            return super().render(context)  # the language read afresh inside
+        finally:
+            if state is not None:
+                state.pop(_LANGUAGE, None)
+                if outer is not None:
+                    state[_LANGUAGE] = outer
+
+
+@register.tag("language")
+def language(parser, token):
+    node = do_language(parser, token)
+    return OnceLanguageNode(node.nodelist, node.language)
 
 
 _ADDRESSES = {}  # a static file's path: its address, for this process
@@ -205,7 +271,7 @@ class KeptNode(template.Node):
             return self.nodelist.render(context)
         key = (
             self.name,
-            get_language(),
+            _language(context),
             context.autoescape,
             str(context.get("csrf_token")),
             repr([value.resolve(context) for value in self.values]),
