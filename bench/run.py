@@ -729,7 +729,7 @@ def load_tests(ports, games, seconds, connections, meter):
         ratios[name] = figures[name]["rps"] / base
         bad = figures[name]["errors"]
         note = f"  (FAILED: {bad} answers not 2xx)" if bad else ""
-        say(f"ratio {name}{LABELS.get(name, '')}: {ratios[name]:.2f}{note}")
+        say(f"ratio {name}{LABELS.get(name, '')}: {ratios[name]:.3f}{note}")
     say(
         f"table-cycle: {cycle['cycles_per_s']:.1f} cycles/s, "
         f"server CPU per cycle: {cycle['cpu_ms_per_cycle']:.1f} ms"
@@ -963,7 +963,7 @@ def summary(results):
             bad = load.get(name, {}).get("errors", 0)
             ok = ratios[name] >= target and not bad
             note = f" ({bad} answers not 2xx)" if bad else ""
-            rows.append((ok, f"ratio {label}: {ratios[name]:.2f} >= {target}{note}"))
+            rows.append((ok, f"ratio {label}: {ratios[name]:.3f} >= {target}{note}"))
         else:
             rows.append((None, f"ratio {label}: not measured"))
     cycle = results.get("cycle")
