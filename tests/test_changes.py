@@ -90,7 +90,12 @@ class Page(HTMLParser):
             if kind not in ("radio", "checkbox") or "checked" in a:
                 self._form["fields"][a["name"]] = a.get("value") or ""
         elif tag == "button":
-            self._button = {"name": a.get("name"), "value": a.get("value", ""), "text": ""}
+            self._button = {
+                "name": a.get("name"),
+                "value": a.get("value", ""),
+                "formaction": a.get("formaction"),
+                "text": "",
+            }
             self._form["buttons"].append(self._button)
 
     def handle_data(self, data):
@@ -104,14 +109,15 @@ class Page(HTMLParser):
             self._form = None
 
     def form(self, button):
-        """(action, fields) of the form whose submit button says `button`."""
+        """(action, fields) of the form whose submit button says `button`: posted
+        to the button's own formaction where it has one, as a browser does."""
         for form in self.forms:
             for b in form["buttons"]:
                 if " ".join(b["text"].split()).startswith(button):
                     fields = dict(form["fields"])
                     if b["name"]:
                         fields[b["name"]] = b["value"]
-                    return form["action"], fields
+                    return b["formaction"] or form["action"], fields
         found = [" ".join(b["text"].split()) for f in self.forms for b in f["buttons"]]
         raise AssertionError(f"no form with a {button!r} button; buttons: {found}")
 
@@ -626,7 +632,8 @@ def test_the_pages_carry_the_version_in_every_form_that_changes_the_game():
             if "/count/" in form["action"] or form["action"] == "/language/":
                 continue  # the card counter and the language switch change nothing
             assert form["fields"].get("version") == version, form
-            actions.add(form["action"].split("/")[3])
+            posted_to = [form["action"]] + [b["formaction"] for b in form["buttons"]]
+            actions.update(url.split("/")[3] for url in posted_to if url)
     # Deal, Undo, Rejoin; Save, Delete; Split; End, Add a player, Sit out, Leave.
     assert {"deal", "event", "split", "end", "join", "sit-out", "leave"} <= actions, actions
 

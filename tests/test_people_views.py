@@ -390,3 +390,48 @@ def test_correcting_a_deal_before_a_join_shows_only_who_was_dealt_in(client):
     assert response.status_code == 302
     # Asha +20 -5, Ravi -20 -7, Dev +12.
     assert balances(game) == {"Asha": 15, "Dev": 12, "Ravi": -27}
+
+
+def _press(client, page, label):
+    """What a browser posts when the seating list's button `label` is pressed,
+    without JavaScript: the one form's fields, and the button's own name and
+    value, to the button's formaction."""
+    seating = page[page.index('<details class="seating"') :]
+    seating = seating[: seating.index('<p class="hint">')]
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', seating))
+    labelled = rf'<button [^>]*aria-label="{label}"[^>]*>|<button [^>]*>{label}</button>'
+    button = re.search(labelled, seating)
+    assert button, f"no button {label!r} in {seating}"
+    attrs = dict(re.findall(r'(\w+)="([^"]*)"', button.group(0)))
+    fields[attrs["name"]] = html.unescape(attrs["value"])
+    return client.post(html.unescape(attrs["formaction"]), fields)
+
+
+def test_who_plays_next_is_one_form_folded_while_everybody_plays(client):
+    game = new_game(client, fmt="points", players=("Asha", "Ravi", "Meena"))
+    play(client, game, "Ravi", Asha=10, Meena=20)
+    page = text(client.get(game.get_absolute_url()))
+    # Everybody plays: folded under the board, the deal form right after it.
+    assert '<details class="seating">' in page
+    assert page.index('<details class="seating">') < page.index('id="deal-entry"')
+    # One form for the whole list (not two a player), its token and version once.
+    listed = page[page.index('<details class="seating">') : page.index('id="deal-entry"')]
+    assert listed.count("<form") == 1 and listed.count('name="csrfmiddlewaretoken"') == 1
+    assert listed.count('name="version"') == 1
+    # Sit out Meena, as a phone without JavaScript presses it.
+    response = _press(client, page, "Sit out Meena")
+    assert response.status_code == 302
+    assert game.history()[-1] == {"type": "sit_out", "player": "Meena"}
+    # While she sits out the list is open, her Back in button showing.
+    page = text(client.get(game.get_absolute_url()))
+    assert '<details class="seating" open>' in page
+    assert 'aria-label="Back in Meena"' in page and 'aria-label="Sit out Meena"' not in page
+    assert _press(client, page, "Back in Meena").status_code == 302
+    assert game.history()[-1] == {"type": "sit_in", "player": "Meena"}
+    page = text(client.get(game.get_absolute_url()))
+    assert '<details class="seating">' in page
+    # Ravi leaves: the button behind Leave's question posts to leave.
+    assert _press(client, page, "Yes, Ravi leaves").status_code == 302
+    assert game.history()[-1] == {"type": "leave", "player": "Ravi"}
+    state = game.state()
+    assert [p.name for p in state.players if p.status == "in"] == ["Asha", "Meena"]

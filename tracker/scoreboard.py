@@ -135,7 +135,13 @@ def seating(state, pot_after_join):
     what a joiner starts at in pool. `players`: per player the changes offered.
     """
     spec = state.spec
-    out = {"joinable": False, "join_note": "", "players": [], "sits_out": spec.sits_out}
+    out = {
+        "joinable": False,
+        "join_note": "",
+        "players": [],
+        "sits_out": spec.sits_out,
+        "away": False,  # someone sits out: the list is shown open
+    }
     if state.finished:
         return out
     if spec.takes_joins:
@@ -156,6 +162,7 @@ def seating(state, pot_after_join):
             out["join_note"] = note[:1].upper() + note[1:] + "." if note else ""
     if spec.sits_out:
         dealt_in = len(state.in_players)
+        out["away"] = any(p.status == "sitting_out" for p in state.players)
         for p in state.players:
             if p.status == "left":
                 continue
@@ -489,16 +496,19 @@ def figure_name(state, say=None):
     return (say or gettext)(state.spec.figure_name)
 
 
-def seating_items_html(players, urls, version, csrf_input):
+def seating_items_html(players, urls):
     """The "Who plays the next deal" list's items: per player a Sit out (or
-    Back in) form and a Leave form, each with its CSRF token and version.
+    Back in) button and a Leave button behind its question.
 
-    Laid out here, not looped in the template: six players' forms were the
-    most of the edit board's rendering, a {% blocktranslate %} each
-    (bench/README.md). The words are the template's msgids, each value escaped
-    as {% blocktranslate %} escapes it.
+    The list is one form (the template's, with the CSRF token and the version
+    once): each button names its player and posts to its own change with
+    `formaction`, which browsers and htmx both follow. One form, not two a
+    player: htmx sets up each form of the page when it starts (bench/README.md,
+    issue 14). Laid out here, not looped in the template: six players' buttons
+    were the most of the edit board's rendering, a {% blocktranslate %} each.
+    The words are the template's msgids, each value escaped as
+    {% blocktranslate %} escapes it.
     """
-    version = escape(str(version))
     sit_in, sit_out, leave = (escape(urls[k]) for k in ("sit_in", "sit_out", "leave"))
     away_badge = f' <span class="badge">{escape(gettext("Sits out"))}</span>'
     back_in, sit_out_word, leave_word = (
@@ -512,35 +522,29 @@ def seating_items_html(players, urls, version, csrf_input):
     out = []
     for p in players:
         name = escape(p["name"])
-        hidden = (
-            f'{csrf_input}<input type="hidden" name="version" value="{version}">'
-            f'<input type="hidden" name="player" value="{name}">'
-        )
         first = second = ""
         if p["away"]:
-            first = _button_form(sit_in, hidden, back_in_label % {"name": name}, back_in)
+            first = _seat_button(sit_in, name, back_in_label % {"name": name}, back_in)
         elif p["can_go"]:
-            first = _button_form(sit_out, hidden, sit_out_label % {"name": name}, sit_out_word)
+            first = _seat_button(sit_out, name, sit_out_label % {"name": name}, sit_out_word)
         if p["can_go"]:
             label, ask, yes = (t % {"name": name} for t in (leave_label, goes_home, yes_leaves))
             second = (
                 f'\n<details class="confirm"><summary class="button small secondary" '
                 f'aria-label="{label}">{leave_word}</summary>\n'
-                f'<form method="post" action="{leave}" hx-post="{leave}" hx-target="#game" '
-                f'hx-swap="outerHTML">{hidden}<p>{ask}</p><button '
-                f'class="danger small">{yes}</button></form>\n</details>\n'
+                f'<div class="ask"><p>{ask}</p><button class="danger small" name="player" '
+                f'value="{name}" formaction="{leave}">{yes}</button></div>\n</details>\n'
             )
         badge = away_badge if p["away"] else ""
         out.append(f'\n<li>\n<span class="who">{name}{badge}</span>\n{first}\n{second}\n</li>\n')
     return SafeString("".join(out))  # safe: every value in it is escaped
 
 
-def _button_form(action, hidden, label, word):
-    """A seat's one-button form (Sit out, Back in): posts `hidden` to `action`."""
+def _seat_button(action, name, label, word):
+    """A seat's one button (Sit out, Back in): posts the player's name to `action`."""
     return (
-        f'\n<form method="post" action="{action}" hx-post="{action}" hx-target="#game" '
-        f'hx-swap="outerHTML">{hidden}<button class="small secondary" '
-        f'aria-label="{label}">{word}</button></form>\n'
+        f'<button class="small secondary" name="player" value="{name}" '
+        f'formaction="{action}" aria-label="{label}">{word}</button>'
     )
 
 

@@ -34,7 +34,10 @@ def test_a_latecomer_a_sit_out_and_a_leave_in_points(phone, screenshot, axe):
     # Deal 2, Ravi deals: Dev wins; Asha 10, Ravi 5, Meena 25. Dev +40.
     expect(page.locator("#deal-title")).to_contain_text("Ravi deals")
     score_deal(page, "Dev", Asha=10, Ravi=5, Meena=25)
-    # Meena steps away: the deal form drops her, the board marks her.
+    # Meena steps away: the deal form drops her, the board marks her. Who plays
+    # the next deal is folded under the board while everybody plays.
+    expect(page.get_by_role("button", name="Sit out Meena")).to_be_hidden()
+    page.locator("details.seating > summary").click()
     page.get_by_role("button", name="Sit out Meena").click()
     expect(page.locator("#board tr", has_text="Meena")).to_contain_text("Sits out")
     assert deal_rows(page) == ["Asha", "Ravi", "Dev"]
@@ -42,9 +45,12 @@ def test_a_latecomer_a_sit_out_and_a_leave_in_points(phone, screenshot, axe):
     # Deal 3, Dev deals: Asha wins; Ravi 30, Dev middle drop 40. Asha +70.
     expect(page.locator("#deal-title")).to_contain_text("Dev deals")
     score_deal(page, "Asha", Ravi=30, Dev="Middle drop")
+    # While she sits out the list stays open: her Back in is one tap away.
     page.get_by_role("button", name="Back in Meena").click()
     expect(page.locator("#history")).to_contain_text("Meena is back in")
-    # Ravi goes home: Leave asks first.
+    # Ravi goes home: Leave asks first (everybody plays again: the list is folded).
+    expect(page.locator("details.seating")).not_to_have_attribute("open", "")
+    page.locator("details.seating > summary").click()
     page.locator("summary[aria-label='Leave Ravi']").click()
     expect(page.get_by_text("Ravi goes home for good?")).to_be_visible()
     assert fits_the_phone(page)

@@ -1,7 +1,7 @@
 """The game screen's per-player and per-row markup, laid out in Python.
 
 `{% load game_parts %}` in templates/tracker/game.html and deal_fields.html.
-Six players' Sit out and Leave forms and the deal form's six rows were most
+Six players' Sit out and Leave buttons and the deal form's six rows were most
 of a fresh edit-link render in the template engine (a {% blocktranslate %}
 and a {% url %} or two each; bench/README.md). These tags print the same
 HTML from tracker/scoreboard.py and tracker/forms.py, every value escaped
@@ -9,7 +9,6 @@ there. (The history's Edit links: `scoreboard.with_deal_heads`.)
 """
 
 from django import template
-from django.template.defaulttags import CsrfTokenNode
 
 from .. import scoreboard
 from ..forms import deal_rows_html
@@ -17,16 +16,14 @@ from ..urltag import cached_reverse
 
 register = template.Library()
 
-_CSRF = CsrfTokenNode()
-
 
 @register.simple_tag(takes_context=True)
 def seating_items(context):
-    """The items of "Who plays the next deal": a Sit out and a Leave form each."""
+    """The items of "Who plays the next deal": a Sit out and a Leave button each."""
     token = context["game"].edit_token
     urls = {name: cached_reverse(name, [token]) for name in ("sit_in", "sit_out", "leave")}
     players = context["seating"]["players"]
-    return scoreboard.seating_items_html(players, urls, context["version"], _CSRF.render(context))
+    return scoreboard.seating_items_html(players, urls)
 
 
 @register.simple_tag(takes_context=True)
