@@ -35,6 +35,22 @@ document.addEventListener("click", (event) => {
     field.select();
   }
 });
+// Links that open a form in place (a deal's Edit, Split the pot, Count cards):
+// plain links that work without JavaScript, marked with the slot they open in
+// (data-slot), fetched by htmx into it on a tap. One listener for all of them,
+// not an hx-get each: htmx sets up every hx-get element of a page one by one
+// when it starts, 19 links on a 50-deal game screen (bench/README.md, issue 14).
+// A tap with a modifier key (a new tab) is left to the browser.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-slot][href]");
+  if (!link || !window.htmx || event.button !== 0) return;
+  if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+  const slot = document.getElementById(link.dataset.slot);
+  if (!slot) return;
+  event.preventDefault();
+  const swap = slot.id === "change-slot" ? "innerHTML show:#change-slot:top" : "innerHTML";
+  htmx.ajax("GET", link.getAttribute("href"), { source: link, target: slot, swap });
+});
 // The hand calculator in the deal form: "Use N points" fills that player's box.
 document.addEventListener("click", (event) => {
   const use = event.target.closest("button[data-fill-seat]");

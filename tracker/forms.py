@@ -596,10 +596,7 @@ def _deal_rows_html(entry, count_token):
         if counts:
             url = escape(cached_reverse("count_cards", [count_token, p.seat]))
             label = count_label % {"name": name}
-            count = (
-                f'<a class="count" href="{url}" hx-get="{url}" hx-target="#calc-slot" '
-                f'hx-swap="innerHTML">{label}</a>'
-            )
+            count = f'<a class="count" href="{url}" data-slot="calc-slot">{label}</a>'
         shown_error = (
             f'<p class="error" id="err-{seat}" role="alert">{conditional_escape(error)}</p>'
             if error

@@ -596,8 +596,7 @@ def _deal_head_html(row, edit_label, edit_url, tie):
         url = escape(edit_url)
         label = edit_label % {"n": number}
         head = (
-            f'<a class="change" href="{url}" hx-get="{url}" hx-target="#change-slot" '
-            f'hx-swap="innerHTML show:#change-slot:top" aria-label="{label}">'
+            f'<a class="change" href="{url}" data-slot="change-slot" aria-label="{label}">'
             f'{number} <span aria-hidden="true">\u270e</span></a>'
         )
     else:

@@ -74,7 +74,11 @@ def test_no_screen_scrolls_sideways_and_axe_finds_nothing(phone, axe, players, s
     elif screen == "correcting in place":
         page.goto(game.get_absolute_url())
         page.get_by_role("link", name="Edit deal 1").click()
-        expect(page.locator("#edit-deal").get_by_role("heading")).to_have_text("Correct deal 1")
+        # Opened in the change slot of the game screen, with no page load.
+        expect(page.locator("#change-slot #edit-deal").get_by_role("heading")).to_have_text(
+            "Correct deal 1"
+        )
+        assert page.url.endswith(game.get_absolute_url())
     else:
         page.goto(game.get_absolute_url() if screen == "game screen" else game.get_view_url())
         page.get_by_text(re.compile("Chart of the")).click()
@@ -178,7 +182,9 @@ def test_the_split_screen_fits_and_axe_finds_nothing(phone, axe, players):
     page = phone
     page.goto(game.get_absolute_url())
     page.get_by_role("link", name="Split the pot").click()
-    expect(page.get_by_role("heading", name=re.compile("Split the pot of"))).to_be_visible()
+    split = page.locator("#change-slot").get_by_role("heading", name=re.compile("Split the pot of"))
+    expect(split).to_be_visible()
+    assert page.url.endswith(game.get_absolute_url())  # opened in place
     page.get_by_text("Typed amounts", exact=True).click()
     expect(page.locator("input[name^=s]")).to_have_count(3)
     assert page_width(page) <= 360
