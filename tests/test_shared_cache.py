@@ -428,3 +428,21 @@ def test_a_state_kept_alone_or_by_an_older_version_is_read_and_has_no_step():
     behind = Client().get(f"/w/{game.view_token}/live/?v=14", **HTMX).content.decode()
     fresh = Client().get(f"/w/{game.view_token}/live/?v=0", **HTMX).content.decode()
     assert behind == fresh and 'id="history"' in behind
+
+
+def test_an_expired_or_empty_file_reads_as_missing_and_is_deleted(tmp_path):
+    """A file is read whole in one go (`_read`): what Django's own read does with
+    an entry past its time, or an empty file, it still does: none, and the file
+    deleted. An entry kept for ever (timeout None) is read."""
+    from tracker.cache import SharedFileCache
+
+    cache = SharedFileCache(str(tmp_path), {"TIMEOUT": 60})
+    cache.set("game-html:old", b"<p>old</p>", timeout=-1)  # past its time at once
+    cache.set("game-state:abc:3", (b"state", {"k": b"step"}), timeout=None)
+    path = cache._key_to_file("game-state:abc:4")
+    open(path, "wb").close()
+    other = SharedFileCache(str(tmp_path), {"TIMEOUT": 60})
+    assert other.get("game-html:old") is None
+    assert other.get("game-state:abc:4", "missing") == "missing"
+    assert other.get("game-state:abc:3") == (b"state", {"k": b"step"})
+    assert len(list(tmp_path.glob("*.djcache"))) == 1
