@@ -18,9 +18,12 @@ def in_units(amount, unit):
     return amount == amount.quantize(unit)
 
 
+_CENT = Decimal("0.01")
+
+
 def money(amount):
     """Money as the document writes it: a decimal string with two places."""
-    return str(Decimal(amount).quantize(Decimal("0.01")))
+    return str(Decimal(amount).quantize(_CENT))
 
 
 def round_shares(live, exact, pot, unit):
