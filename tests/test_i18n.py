@@ -621,3 +621,16 @@ def test_every_worked_example_reads_in_hindi_with_its_history():
     hindi_page = text(client.get(rejoin.get_absolute_url()))
     assert "D 62 पर दोबारा शामिल" in hindi_page
     assert "इसे वापस लें? उसके बाद का हर आँकड़ा फिर से निकाला जाएगा।" in hindi_page
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "ar", None])
+def test_the_i18n_context_processor_gives_what_djangos_gives(rf, language):
+    """tracker.context_processors.i18n reads the language once, and gives every
+    template the same three values as Django's own processor."""
+    from django.template import context_processors as djangos
+
+    from tracker import context_processors as ours
+
+    request = rf.get("/")
+    with translation.override(language):
+        assert ours.i18n(request) == djangos.i18n(request)
