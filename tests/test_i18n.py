@@ -634,3 +634,26 @@ def test_the_i18n_context_processor_gives_what_djangos_gives(rf, language):
     request = rf.get("/")
     with translation.override(language):
         assert ours.i18n(request) == djangos.i18n(request)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "hi"])
+def test_the_board_laid_out_with_the_language_given_is_the_board_read_with_it(language):
+    """`_game_context` reads the language once and hands it to the scoreboard's
+    standings, history and deal heads: what they lay out is what they lay out
+    when each reads it itself."""
+    from tracker import scoreboard
+
+    game = Game.create("points", {}, ["Asha", "Ravi", "Meena"])
+    for n in range(3):
+        post_deal(Client(), game, "Asha", Ravi=n + 2, Meena="first_drop")
+    game.refresh_from_db()
+    state = game.state()
+    with translation.override(language):
+        assert scoreboard.standings(state, language) == scoreboard.standings(state)
+        given = scoreboard.history(state, 12, language)
+        assert given == scoreboard.history(state, 12)
+        for row, n in zip(given, range(3, 0, -1), strict=True):
+            row["event_id"] = n
+        heads = scoreboard.with_deal_heads([dict(r) for r in given], True, game.edit_token)
+        assert scoreboard.with_deal_heads(given, True, game.edit_token, language) == heads

@@ -165,12 +165,14 @@ def _game_context(
         entry = DealEntry(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
     fee = Decimal(state.rules.get("entry_fee", "0"))
-    say = scoreboard.say_in(get_language())
-    standings = scoreboard.standings(state)
+    language = get_language()
+    say = scoreboard.say_in(language)
+    standings = scoreboard.standings(state, language)
     history = scoreboard.with_deal_heads(
-        _with_ids(game, state, scoreboard.history(state, 1 if step else limit)),
+        _with_ids(game, state, scoreboard.history(state, 1 if step else limit, language)),
         can_edit,
         game.edit_token,
+        language,
     )
     settlement = scoreboard.settlement(state, say)
     layout = scoreboard.layout(state, rules.money(state.pot), say)
@@ -191,7 +193,7 @@ def _game_context(
         "all_events": all_events,
         "page_url": game.get_absolute_url() + ("?history=all" if all_events else ""),
         "step": step,
-        "recent": scoreboard.RECENT,
+        "past_recent": _PAST_RECENT,
         "banner": scoreboard.banner(state),
         "settlement": settlement,
         "settlement_html": scoreboard.settlement_html(settlement),
@@ -208,6 +210,12 @@ def _game_context(
         "join_entry": join_entry or JoinEntry(state),
         **extra,
     }
+
+
+# The first history row a step takes off (the newest RECENT stay), as text: a
+# whole number printed by the template is localized (the language, three format
+# lookups).
+_PAST_RECENT = str(scoreboard.RECENT + 1)
 
 
 def _with_ids(game, state, rows):
