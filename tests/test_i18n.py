@@ -657,3 +657,25 @@ def test_the_board_laid_out_with_the_language_given_is_the_board_read_with_it(la
             row["event_id"] = n
         heads = scoreboard.with_deal_heads([dict(r) for r in given], True, game.edit_token)
         assert scoreboard.with_deal_heads(given, True, game.edit_token, language) == heads
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "hi"])
+def test_the_deal_forms_words_through_the_boards_say_are_its_own(language):
+    """The blank deal form `_game_context` makes looks its words (the prompt, the
+    result's name and placeholder) up through the board's `say_in`, read once
+    a render: the same words as each looked up afresh."""
+    from tracker import scoreboard
+    from tracker.forms import DealEntry
+
+    for fmt, table_rules in (("points", {}), ("pool", {"pool_limit": 101})):
+        state = Game.create(fmt, table_rules, ["Asha", "Ravi", "Meena"]).state()
+        with translation.override(language):
+            said = DealEntry(state, state.in_players, say=scoreboard.say_in(language))
+            own = DealEntry(state, state.in_players)
+            assert (said.prompt, said.placeholder, said.result_noun) == (
+                own.prompt,
+                own.placeholder,
+                own.result_noun,
+            )
+            assert said.blank_shown() == own.blank_shown()

@@ -256,7 +256,7 @@ def history(state, limit=None, language=None):
     """The events, newest first (the newest `limit` of them), with each
     player's result and figure after it."""
     names = [p.name for p in state.players]
-    say = _said_once()
+    say = say_in(language) if language else _said_once()
     badges = _deal_badges(language)
     rows = []
     for row in state.recent_rows(limit) if limit else state.rows:

@@ -157,16 +157,25 @@ def new_game(request):
 
 
 def _game_context(
-    game, state, can_edit, entry=None, all_events=False, join_entry=None, step=False, **extra
+    game,
+    state,
+    can_edit,
+    entry=None,
+    all_events=False,
+    join_entry=None,
+    step=False,
+    language=None,
+    **extra,
 ):
     """What the game screen shows. `step`: only the newest event of the history,
-    for the answer that adds it to a history already shown (`_is_step`)."""
+    for the answer that adds it to a history already shown (`_is_step`).
+    `language`: the active one, when the caller has read it (a thread-local)."""
+    language = language or get_language()
+    say = scoreboard.say_in(language)
     if can_edit and entry is None and not state.finished:
-        entry = DealEntry(state, state.in_players)
+        entry = DealEntry(state, state.in_players, say=say)
     limit = None if all_events else scoreboard.RECENT
     fee = Decimal(state.rules.get("entry_fee", "0"))
-    language = get_language()
-    say = scoreboard.say_in(language)
     standings = scoreboard.standings(state, language)
     history = scoreboard.with_deal_heads(
         _with_ids(game, state, scoreboard.history(state, 1 if step else limit, language)),
@@ -191,7 +200,12 @@ def _game_context(
         "history_html": scoreboard.history_rows_html(history),
         "events_hidden": max(0, state.row_count - limit) if limit else 0,
         "all_events": all_events,
-        "page_url": game.get_absolute_url() + ("?history=all" if all_events else ""),
+        # The deal form's "discard it" link, shown only beside the other phone's deal.
+        "page_url": (
+            game.get_absolute_url() + ("?history=all" if all_events else "")
+            if extra.get("theirs")
+            else ""
+        ),
         "step": step,
         "past_recent": _PAST_RECENT,
         "banner": scoreboard.banner(state),
@@ -391,9 +405,10 @@ def _with_csrf_token(request, html):
     return html.replace(_CSRF_SLOT_BYTES, masked_token(request).encode())
 
 
-def _game_part_key(request, token, revision, can_edit, part, extra):
+def _game_part_key(request, token, revision, can_edit, part, extra, language=None):
+    """`language`: the active one, when the caller has read it."""
     parts = [part, token_key(token), revision, can_edit, request.scheme, request.get_host()]
-    parts.append(get_language())  # English and Hindi pages are cached apart
+    parts.append(language or get_language())  # English and Hindi pages are cached apart
     parts += sorted(extra.items())
     return "game-html:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
@@ -589,13 +604,14 @@ def _saved(request, game, state):
     """
     extra = _live_extra(False)
     part = "step" if _is_step(state) else "live"
-    context = _game_context(game, state, True, step=part == "step", **extra)
-    key = _game_part_key(request, game.edit_token, game.revision, True, part, extra)
+    language = get_language()
+    context = _game_context(game, state, True, step=part == "step", language=language, **extra)
+    key = _game_part_key(request, game.edit_token, game.revision, True, part, extra, language)
     parts = {key: _rendered_part(request, context, part)}
     html = parts[key]
     if cache.get(_watched_key(game.view_key)):
         watched = _watch_context(context)
-        key = _game_part_key(request, game.view_token, game.revision, False, part, extra)
+        key = _game_part_key(request, game.view_token, game.revision, False, part, extra, language)
         parts[key] = _rendered_part(request, watched, part)
     if part == "step":  # found by the poll of a phone one revision behind (`_live`)
         _keep_state(game, state, parts)
