@@ -11,8 +11,14 @@ from tracker.cache import SharedFileCache
 PAGE_KEYS = "game-html:"  # tracker/views.py: _cached_game_part
 
 
+STATE_KEYS = "game-state:"  # tracker/views.py: _keep_state, a step kept beside the state
+
+
 class NoPagesFound(SharedFileCache):
     def get(self, key, default=None, version=None):
         if key.startswith(PAGE_KEYS):
             return default
-        return super().get(key, default, version)
+        value = super().get(key, default, version)
+        if key.startswith(STATE_KEYS) and isinstance(value, tuple):
+            return value[0]  # the state without the steps kept beside it
+        return value

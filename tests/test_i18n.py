@@ -621,3 +621,61 @@ def test_every_worked_example_reads_in_hindi_with_its_history():
     hindi_page = text(client.get(rejoin.get_absolute_url()))
     assert "D 62 पर दोबारा शामिल" in hindi_page
     assert "इसे वापस लें? उसके बाद का हर आँकड़ा फिर से निकाला जाएगा।" in hindi_page
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "ar", None])
+def test_the_i18n_context_processor_gives_what_djangos_gives(rf, language):
+    """tracker.context_processors.i18n reads the language once, and gives every
+    template the same three values as Django's own processor."""
+    from django.template import context_processors as djangos
+
+    from tracker import context_processors as ours
+
+    request = rf.get("/")
+    with translation.override(language):
+        assert ours.i18n(request) == djangos.i18n(request)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "hi"])
+def test_the_board_laid_out_with_the_language_given_is_the_board_read_with_it(language):
+    """`_game_context` reads the language once and hands it to the scoreboard's
+    standings, history and deal heads: what they lay out is what they lay out
+    when each reads it itself."""
+    from tracker import scoreboard
+
+    game = Game.create("points", {}, ["Asha", "Ravi", "Meena"])
+    for n in range(3):
+        post_deal(Client(), game, "Asha", Ravi=n + 2, Meena="first_drop")
+    game.refresh_from_db()
+    state = game.state()
+    with translation.override(language):
+        assert scoreboard.standings(state, language) == scoreboard.standings(state)
+        given = scoreboard.history(state, 12, language)
+        assert given == scoreboard.history(state, 12)
+        for row, n in zip(given, range(3, 0, -1), strict=True):
+            row["event_id"] = n
+        heads = scoreboard.with_deal_heads([dict(r) for r in given], True, game.edit_token)
+        assert scoreboard.with_deal_heads(given, True, game.edit_token, language) == heads
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "hi"])
+def test_the_deal_forms_words_through_the_boards_say_are_its_own(language):
+    """The blank deal form `_game_context` makes looks its words (the prompt, the
+    result's name and placeholder) up through the board's `say_in`, read once
+    a render: the same words as each looked up afresh."""
+    from tracker import scoreboard
+    from tracker.forms import DealEntry
+
+    for fmt, table_rules in (("points", {}), ("pool", {"pool_limit": 101})):
+        state = Game.create(fmt, table_rules, ["Asha", "Ravi", "Meena"]).state()
+        with translation.override(language):
+            said = DealEntry(state, state.in_players, say=scoreboard.say_in(language))
+            own = DealEntry(state, state.in_players)
+            assert (said.prompt, said.placeholder, said.result_noun) == (
+                own.prompt,
+                own.placeholder,
+                own.result_noun,
+            )
+            assert said.blank_shown() == own.blank_shown()

@@ -15,6 +15,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from django.core.cache import caches
@@ -358,3 +359,90 @@ def test_a_game_is_kept_beside_its_state_as_its_values_and_read_back_as_the_row(
     reader = Game.by_link(made.edit_token, can_edit=True)
     views._state(reader)
     assert reader.event_ids == game.event_ids
+
+
+def _cache_files():
+    cache = caches["default"]
+    return sorted(p.name for p in Path(cache._dir).glob("*.djcache"))
+
+
+@pytest.mark.django_db
+def test_a_deal_saved_writes_one_cache_file_its_steps_kept_beside_its_state():
+    """A save that is answered with a step keeps the step (and the watchers', when
+    someone watches) in the same entry as its new state: one file, and the phones
+    one revision behind are sent those steps from it."""
+    import re
+
+    from tracker.cache import SharedFileCache
+
+    from .test_all_events_live import DEAL_16, FIFTEEN, HTMX
+
+    cache = caches["default"]
+    if not isinstance(cache, SharedFileCache):
+        pytest.skip("counts the files of the file-based cache")
+    cache.clear()
+    game = Game.create("points", {}, ["Asha", "Ravi", "Meena"], history=FIFTEEN)
+    watcher = Client()
+    assert watcher.get(f"/w/{game.view_token}/live/?v=0", **HTMX).status_code == 200
+    before = _cache_files()
+    saved = (
+        Client()
+        .post(f"/g/{game.edit_token}/deal/", {"version": "15", **DEAL_16}, **HTMX)
+        .content.decode()
+    )
+    assert "afterbegin:#history-rows" in saved  # a step
+    assert len(_cache_files()) == len(before) + 1
+    assert Game.objects.get().revision == 16
+
+    def token_out(html):
+        return re.sub(r'value="[^"]{64}"|"X-CSRFToken": "[^"]{64}"', "", html)
+
+    poll = Client().get(f"/g/{game.edit_token}/live/?v=15", **HTMX).content.decode()
+    assert "afterbegin:#history-rows" in poll and token_out(saved).startswith(token_out(poll))
+    watched = watcher.get(f"/w/{game.view_token}/live/?v=15", **HTMX).content.decode()
+    assert "afterbegin:#history-rows" in watched and "Edit deal" not in watched
+    assert len(_cache_files()) == len(before) + 1  # both found, nothing rendered
+
+
+@pytest.mark.django_db
+def test_a_state_kept_alone_or_by_an_older_version_is_read_and_has_no_step():
+    """An entry of the state alone (a change other than a deal, a reader that
+    replayed it, a version before the steps were kept beside it) is still read;
+    a phone one revision behind is then sent the whole board, as a fresh poll."""
+    import pickle
+
+    from tracker import views
+
+    from .test_all_events_live import FIFTEEN, HTMX
+
+    caches["default"].clear()
+    game = Game.create("points", {}, ["Asha", "Ravi", "Meena"], history=FIFTEEN)
+    game = Game.by_link(game.edit_token, can_edit=True)
+    state = game.state()
+    key = views._state_key(game.view_key, game.revision)
+    caches["default"].set(key, pickle.dumps((game.as_kept(), state), pickle.HIGHEST_PROTOCOL))
+    reader = Game.by_link(game.edit_token, can_edit=True)
+    assert views._state(reader).document() == state.document()
+    back, _ = views._game_and_state(game.view_token, False, game.revision, game.view_key)
+    assert back.name == game.name and back.event_ids == game.event_ids
+    behind = Client().get(f"/w/{game.view_token}/live/?v=14", **HTMX).content.decode()
+    fresh = Client().get(f"/w/{game.view_token}/live/?v=0", **HTMX).content.decode()
+    assert behind == fresh and 'id="history"' in behind
+
+
+def test_an_expired_or_empty_file_reads_as_missing_and_is_deleted(tmp_path):
+    """A file is read whole in one go (`_read`): what Django's own read does with
+    an entry past its time, or an empty file, it still does: none, and the file
+    deleted. An entry kept for ever (timeout None) is read."""
+    from tracker.cache import SharedFileCache
+
+    cache = SharedFileCache(str(tmp_path), {"TIMEOUT": 60})
+    cache.set("game-html:old", b"<p>old</p>", timeout=-1)  # past its time at once
+    cache.set("game-state:abc:3", (b"state", {"k": b"step"}), timeout=None)
+    path = cache._key_to_file("game-state:abc:4")
+    open(path, "wb").close()
+    other = SharedFileCache(str(tmp_path), {"TIMEOUT": 60})
+    assert other.get("game-html:old") is None
+    assert other.get("game-state:abc:4", "missing") == "missing"
+    assert other.get("game-state:abc:3") == (b"state", {"k": b"step"})
+    assert len(list(tmp_path.glob("*.djcache"))) == 1

@@ -330,8 +330,9 @@ class DealEntry:
     calculator) comes from its format object.
     """
 
-    def __init__(self, state, playing, data=None, event=None):
+    def __init__(self, state, playing, data=None, event=None, say=gettext):
         self.state = state
+        self.say = say  # the format's words in the reader's language (`scoreboard.say_in`)
         self.spec = state.spec
         self.playing = playing  # the players dealt this deal
         self.errors = {}
@@ -387,15 +388,15 @@ class DealEntry:
 
     @property
     def prompt(self):
-        return gettext(self.spec.deal_prompt)
+        return self.say(self.spec.deal_prompt)
 
     @property
     def placeholder(self):
-        return gettext(self.spec.result_short)
+        return self.say(self.spec.result_short)
 
     @property
     def result_noun(self):
-        return gettext(self.spec.result_noun)
+        return self.say(self.spec.result_noun)
 
     @property
     def calculator(self):

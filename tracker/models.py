@@ -9,7 +9,7 @@ import hmac
 import json
 import secrets
 
-from django.db import connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
@@ -46,6 +46,14 @@ def token_key(token):
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _database():
+    """The default database's connection, which `django.db.connection` stands
+    for: taken once by each function that uses it, not through that proxy at
+    each use (each one an attribute lookup that fails, then the connection
+    looked up in a thread-local; a Django field handed the proxy does so too)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
 _SQL = {}  # the statements written once per process, by what each is for (`_sql_once`)
 
 
@@ -55,7 +63,7 @@ def _sql_once(key, write):
     0.3 ms of a poll, of a save)."""
     sql = _SQL.get(key)
     if sql is None:
-        sql = _SQL[key] = write(connection.ops.quote_name)
+        sql = _SQL[key] = write(_database().ops.quote_name)
     return sql
 
 
@@ -75,7 +83,7 @@ def _attnames(model):
 _CONVERTERS = {}  # (model, database vendor): see _converters_of
 
 
-def _converters_of(model):
+def _converters_of(model, connection):
     """(column index, converters, column) of each of `model`'s concrete fields whose
     value the database hands back in another form, as the ORM's compiler finds them."""
     key = (model, connection.vendor)
@@ -155,7 +163,7 @@ class Game(models.Model):
                 f"SELECT {', '.join(quote(c) for c in columns)} FROM {quote(cls._meta.db_table)}"
                 f" WHERE {quote(where)} = %s LIMIT 1"
             )
-            if lock and connection.features.has_select_for_update:
+            if lock and _database().features.has_select_for_update:
                 sql += " FOR UPDATE"
             return sql
 
@@ -169,13 +177,14 @@ class Game(models.Model):
         per process: `objects.raw()` worked out its columns and converters again
         for every row (0.2 ms of each request that reads a game)."""
         fields = cls._meta.concrete_fields
+        connection = _database()
         with connection.cursor() as cursor:
             cursor.execute(cls._select_sql(tuple(f.column for f in fields), where, lock), [value])
             row = cursor.fetchone()
         if row is None:
             return None
         values = list(row)
-        for i, converters, column in _converters_of(cls):
+        for i, converters, column in _converters_of(cls, connection):
             for convert in converters:
                 values[i] = convert(values[i], column, connection)
         return cls.from_db(connection.alias, [f.attname for f in fields], values)
@@ -199,7 +208,7 @@ class Game(models.Model):
         if field is None:
             return None
         sql = cls._select_sql((f"{field}_token", "revision", "view_key"), f"{field}_key")
-        with connection.cursor() as cursor:
+        with _database().cursor() as cursor:
             cursor.execute(sql, [token_key(token)])
             row = cursor.fetchone()
         if row is not None and hmac.compare_digest(row[0], token):
@@ -258,7 +267,7 @@ class Game(models.Model):
                 f" WHERE {quote(model._meta.get_field('game').column)} = %s ORDER BY {quote(order)}"
             ),
         )
-        with connection.cursor() as cursor:
+        with _database().cursor() as cursor:
             cursor.execute(sql, [self.pk])
             return cursor.fetchall()
 
@@ -467,7 +476,7 @@ class Game(models.Model):
     def _locked_revision(self):
         """The stored revision of this game, read with the row lock of `locked`."""
         sql = Game._select_sql(("revision",), Game._meta.pk.column, lock=True)
-        with connection.cursor() as cursor:
+        with _database().cursor() as cursor:
             cursor.execute(sql, [self.pk])
             row = cursor.fetchone()
         if row is None:
@@ -494,6 +503,7 @@ class Game(models.Model):
                 + f" WHERE {quote(Game._meta.pk.column)} = %s"
             ),
         )
+        connection = _database()
         updated = Game._meta.get_field("updated_at").get_db_prep_value(self.updated_at, connection)
         with connection.cursor() as cursor:
             cursor.execute(sql, [self.revision, self.last_change, updated, self.pk])
@@ -610,6 +620,7 @@ class Event(models.Model):
             ),
         )
         stored.created_at = timezone.now()
+        connection = _database()
         values = [f.get_db_prep_value(getattr(stored, f.attname), connection) for f in fields]
         with connection.cursor() as cursor:
             cursor.execute(sql, values)

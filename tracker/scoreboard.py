@@ -23,12 +23,13 @@ from .urltag import cached_reverse
 SHORT_RESULTS = dict(RESULT_LABELS)
 
 
-def standings(state):
-    """One line per seat: the figures a family reads at a glance."""
+def standings(state, language=None):
+    """One line per seat: the figures a family reads at a glance. `language`:
+    the active one, when the caller has read it (`_words`)."""
     spec = state.spec
     leaders = set(state.leaders) if state.deals_played else set()
     next_dealer = state.next_dealer
-    words = _words()
+    words = _words(language)
     lines = []
     for p in state.players:
         line = {
@@ -258,12 +259,12 @@ def _said_once():
 RECENT = 12  # events the game screen lists; the rest are one tap away
 
 
-def history(state, limit=None):
+def history(state, limit=None, language=None):
     """The events, newest first (the newest `limit` of them), with each
     player's result and figure after it."""
     names = [p.name for p in state.players]
-    say = _said_once()
-    badges = _deal_badges()
+    say = say_in(language) if language else _said_once()
+    badges = _deal_badges(language)
     rows = []
     for row in state.recent_rows(limit) if limit else state.rows:
         entry = {
@@ -312,21 +313,22 @@ def deal_summary(state, row):
     }
 
 
-def _deal_badges():
+def _deal_badges(language=None):
     """The dealer's and the went-out badge of a history box, in the reader's language."""
-    words = _words()
+    words = _words(language)
     return words["dealt badge"], words["out badge"]
 
 
 _WORDS = {}  # language: the board's and the history's own words in it (`_words`)
 
 
-def _words():
+def _words(language=None):
     """The words every board and history lays out the same, looked up once per
     language and process, as {% translate %} keeps its own (templatetags/once.py):
     each gettext reads the language from a thread-local, and a fresh board asked
-    for a dozen of these."""
-    language = get_language()
+    for a dozen of these. `language`: the active one, when the caller has read it
+    (a thread-local too)."""
+    language = language or get_language()
     words = _WORDS.get(language)
     if words is None:
         dealt_word, dealt_letter, out_word = gettext("dealt"), gettext("D"), gettext("Out")
@@ -548,12 +550,13 @@ def _seat_button(action, name, label, word):
     )
 
 
-def with_deal_heads(rows, can_edit, edit_token):
+def with_deal_heads(rows, can_edit, edit_token, language=None):
     """The history rows, each deal laid out whole (`html`): its first box, its
     number, on the edit link an Edit link to it, then its boxes. Laid out here,
     not in the template: two {% url %} and a {% blocktranslate %} a row, then
-    the row's own tags and values (bench/README.md)."""
-    words = _words()
+    the row's own tags and values (bench/README.md). `language`: the active
+    one, when the caller has read it."""
+    words = _words(language)
     edit_label = words["Edit deal %(n)s"] if can_edit else ""
     edit_url = _edit_url(edit_token) if can_edit else None
     tie = words["tie"]  # a tie-breaker deal is marked under its number

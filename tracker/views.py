@@ -157,20 +157,31 @@ def new_game(request):
 
 
 def _game_context(
-    game, state, can_edit, entry=None, all_events=False, join_entry=None, step=False, **extra
+    game,
+    state,
+    can_edit,
+    entry=None,
+    all_events=False,
+    join_entry=None,
+    step=False,
+    language=None,
+    **extra,
 ):
     """What the game screen shows. `step`: only the newest event of the history,
-    for the answer that adds it to a history already shown (`_is_step`)."""
+    for the answer that adds it to a history already shown (`_is_step`).
+    `language`: the active one, when the caller has read it (a thread-local)."""
+    language = language or get_language()
+    say = scoreboard.say_in(language)
     if can_edit and entry is None and not state.finished:
-        entry = DealEntry(state, state.in_players)
+        entry = DealEntry(state, state.in_players, say=say)
     limit = None if all_events else scoreboard.RECENT
     fee = Decimal(state.rules.get("entry_fee", "0"))
-    say = scoreboard.say_in(get_language())
-    standings = scoreboard.standings(state)
+    standings = scoreboard.standings(state, language)
     history = scoreboard.with_deal_heads(
-        _with_ids(game, state, scoreboard.history(state, 1 if step else limit)),
+        _with_ids(game, state, scoreboard.history(state, 1 if step else limit, language)),
         can_edit,
         game.edit_token,
+        language,
     )
     settlement = scoreboard.settlement(state, say)
     layout = scoreboard.layout(state, rules.money(state.pot), say)
@@ -189,9 +200,14 @@ def _game_context(
         "history_html": scoreboard.history_rows_html(history),
         "events_hidden": max(0, state.row_count - limit) if limit else 0,
         "all_events": all_events,
-        "page_url": game.get_absolute_url() + ("?history=all" if all_events else ""),
+        # The deal form's "discard it" link, shown only beside the other phone's deal.
+        "page_url": (
+            game.get_absolute_url() + ("?history=all" if all_events else "")
+            if extra.get("theirs")
+            else ""
+        ),
         "step": step,
-        "recent": scoreboard.RECENT,
+        "past_recent": _PAST_RECENT,
         "banner": scoreboard.banner(state),
         "settlement": settlement,
         "settlement_html": scoreboard.settlement_html(settlement),
@@ -208,6 +224,12 @@ def _game_context(
         "join_entry": join_entry or JoinEntry(state),
         **extra,
     }
+
+
+# The first history row a step takes off (the newest RECENT stay), as text: a
+# whole number printed by the template is localized (the language, three format
+# lookups).
+_PAST_RECENT = str(scoreboard.RECENT + 1)
 
 
 def _with_ids(game, state, rows):
@@ -231,9 +253,9 @@ def _show_game(request, game, state, can_edit, status=200, **extra):
 def _state(game):
     """The state `game`'s history replays to at its revision, replayed once per
     revision for every worker: kept in the shared cache beside the pages."""
-    found = cache.get(_state_key(game.view_key, game.revision))
+    found = _kept_entry(game.view_key, game.revision)
     if found is not None:
-        kept, state = pickle.loads(found)
+        kept, state = pickle.loads(found[0])
         if isinstance(kept, Game):  # (a game kept as its model, before `as_kept`)
             kept = kept.as_kept()
         if kept[2] is not None:  # the ids of the events `state` replayed
@@ -244,13 +266,14 @@ def _state(game):
     return state
 
 
-def _game_and_state(token, can_edit, revision, view_key):
+def _game_and_state(token, can_edit, revision, view_key, found=None):
     """The game and its state at `revision`, for a link already checked (the
     game's view key read with it): from the shared cache when a change or
-    another reader left them there."""
-    found = cache.get(_state_key(view_key, revision))
+    another reader left them there. `found`: the entry `_kept_entry` gave, when
+    the caller read it already."""
+    found = found or _kept_entry(view_key, revision)
     if found is not None:
-        kept, state = pickle.loads(found)
+        kept, state = pickle.loads(found[0])
         if isinstance(kept, Game):  # (a game kept as its model, before `as_kept`)
             return kept, state
         return Game.from_kept(kept), state
@@ -261,15 +284,29 @@ def _game_and_state(token, can_edit, revision, view_key):
     return game, state
 
 
-def _keep_state(game, state):
+def _keep_state(game, state, parts=None):
     """Keep the game row and its state under its revision, once for either link.
 
     A change replayed the new state already, so the next reader need not.
     Every reader unpickles a copy of its own. The game is kept as its values
     (`Game.as_kept`): a reader with the row already takes only its event ids.
+    `parts`: the steps a deal saved rendered for the other phones' next poll
+    (`_saved`), by their `_game_part_key`, kept in the same entry, so a save
+    writes one cache file, not one for its state and one for its step.
     """
     kept = pickle.dumps((game.as_kept(), state), pickle.HIGHEST_PROTOCOL)
-    cache.set(_state_key(game.view_key, game.revision), kept)
+    cache.set(_state_key(game.view_key, game.revision), (kept, parts) if parts else kept)
+
+
+def _kept_entry(view_key, revision):
+    """What `_keep_state` kept for `revision`: (the game and state pickled, the
+    steps kept with them by their keys), or None. A state kept alone (by a
+    change other than a deal, a reader that replayed it, or an older version)
+    is the pickle only: it has no steps."""
+    found = cache.get(_state_key(view_key, revision))
+    if found is None or isinstance(found, tuple):
+        return found
+    return found, {}
 
 
 def _state_key(view_key, revision):
@@ -287,7 +324,16 @@ CSRF_SLOT = (
 
 
 def _cached_game_part(
-    request, token, revision, can_edit, part, game=None, state=None, view_key=None, **extra
+    request,
+    token,
+    revision,
+    can_edit,
+    part,
+    game=None,
+    state=None,
+    view_key=None,
+    kept=None,
+    **extra,
 ):
     """A game page or fragment, rendered once per revision of the history.
 
@@ -298,6 +344,7 @@ def _cached_game_part(
     needs only the link, the revision and the view key: the game is read on a miss.
     `state`, when given, is the one a change just replayed for `revision`:
     nothing can be kept for a revision that new, so it is rendered at once.
+    `kept`: the revision's `_kept_entry`, when the caller read it already.
     """
     key = _game_part_key(request, token, revision, can_edit, part, extra)
     # The game row is read before the events, so a deal saved in between can
@@ -306,7 +353,7 @@ def _cached_game_part(
     html = cache.get(key) if state is None else None
     if html is None:
         if game is None:
-            game, state = _game_and_state(token, can_edit, revision, view_key)
+            game, state = _game_and_state(token, can_edit, revision, view_key, kept)
         elif state is None:
             state = _state(game)
         context = _game_context(game, state, can_edit, **extra)
@@ -358,22 +405,28 @@ def _with_csrf_token(request, html):
     return html.replace(_CSRF_SLOT_BYTES, masked_token(request).encode())
 
 
-def _game_part_key(request, token, revision, can_edit, part, extra):
+def _game_part_key(request, token, revision, can_edit, part, extra, language=None):
+    """`language`: the active one, when the caller has read it."""
     parts = [part, token_key(token), revision, can_edit, request.scheme, request.get_host()]
-    parts.append(get_language())  # English and Hindi pages are cached apart
+    parts.append(language or get_language())  # English and Hindi pages are cached apart
     parts += sorted(extra.items())
     return "game-html:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 def _render_game_part(request, key, context, part):
-    """Render a game part with the CSRF slot in place of the token, and keep it
-    under `key` as the bytes of the answer: encoded once, for the cache and
-    every answer made from it, not again for each."""
-    context["csrf_token"] = CSRF_SLOT
-    template = "tracker/game.html" if part == "page" else f"tracker/game.html#{part}"
-    html = render_to_string(template, context, request=request).encode()
+    """Render a game part (`_rendered_part`) and keep it under `key`."""
+    html = _rendered_part(request, context, part)
     cache.set(key, html)
     return html
+
+
+def _rendered_part(request, context, part):
+    """A game part with the CSRF slot in place of the token, as the bytes of the
+    answer: encoded once, for the cache and every answer made from it, not
+    again for each."""
+    context["csrf_token"] = CSRF_SLOT
+    template = "tracker/game.html" if part == "page" else f"tracker/game.html#{part}"
+    return render_to_string(template, context, request=request).encode()
 
 
 def _all_events(request):
@@ -480,11 +533,17 @@ def _live(request, token, can_edit):
         response = HttpResponse(status=204)
     else:
         # A phone one revision behind is answered with the step a save kept
-        # for it (`_saved`), when the change was one. The page of every event
-        # has no step: it is sent its whole history, kept under its own key.
-        step = (
-            cache.get(_game_part_key(request, token, revision, can_edit, "step", extra))
+        # for it beside the state (`_saved`), when the change was one. The page
+        # of every event has no step: it is sent its whole history, kept under
+        # its own key.
+        kept = (
+            _kept_entry(view_key, revision)
             if shown == str(revision - 1) and not all_events
+            else None
+        )
+        step = (
+            kept[1].get(_game_part_key(request, token, revision, can_edit, "step", extra))
+            if kept is not None
             else None
         )
         if step is not None:
@@ -493,7 +552,7 @@ def _live(request, token, can_edit):
                 _mark_watched(view_key)
         else:
             response = _cached_game_part(
-                request, token, revision, can_edit, "live", view_key=view_key, **extra
+                request, token, revision, can_edit, "live", view_key=view_key, kept=kept, **extra
             )
     response["Cache-Control"] = "no-store"
     return response
@@ -508,10 +567,10 @@ def _done(request, game, state=None, notice=None, live=False):
     game was not over), so it is answered as the other editing phones'
     polls will be (`_saved`), not with the whole `#game`.
     """
+    if request.htmx and live and state is not None and notice is None:
+        return _saved(request, game, state)  # keeps the state with its step
     if state is not None:
         _keep_state(game, state)
-    if request.htmx and live and state is not None and notice is None:
-        return _saved(request, game, state)
     if request.htmx:
         if state is None:
             game.refresh_from_db()
@@ -534,9 +593,10 @@ def _saved(request, game, state):
     rendered once and kept for them under the new revision: their first poll
     finds it. So is the view link's, when someone watches it (a view link was
     shown a board in the last WATCHED_FOR seconds); if nobody does, the first
-    watcher renders it. What is above the board (a notice from before) and an
-    open edit in the change slot are emptied as a swap of the whole `#game`
-    empties them.
+    watcher renders it. A step is kept in the same cache entry as the new
+    state (`_keep_state`): one file a save. What is above the board (a notice
+    from before) and an open edit in the change slot are emptied as a swap of
+    the whole `#game` empties them.
 
     Saved from the page of every event (`_all_events`), the other phones'
     part is still kept for them, and this page is answered with its live
@@ -544,13 +604,21 @@ def _saved(request, game, state):
     """
     extra = _live_extra(False)
     part = "step" if _is_step(state) else "live"
-    context = _game_context(game, state, True, step=part == "step", **extra)
-    key = _game_part_key(request, game.edit_token, game.revision, True, part, extra)
-    html = _render_game_part(request, key, context, part)
+    language = get_language()
+    context = _game_context(game, state, True, step=part == "step", language=language, **extra)
+    key = _game_part_key(request, game.edit_token, game.revision, True, part, extra, language)
+    parts = {key: _rendered_part(request, context, part)}
+    html = parts[key]
     if cache.get(_watched_key(game.view_key)):
         watched = _watch_context(context)
-        key = _game_part_key(request, game.view_token, game.revision, False, part, extra)
-        _render_game_part(request, key, watched, part)
+        key = _game_part_key(request, game.view_token, game.revision, False, part, extra, language)
+        parts[key] = _rendered_part(request, watched, part)
+    if part == "step":  # found by the poll of a phone one revision behind (`_live`)
+        _keep_state(game, state, parts)
+    else:  # found by any poll, as a part of its own
+        _keep_state(game, state)
+        for key, kept in parts.items():
+            cache.set(key, kept)
     if _all_events(request):
         extra = _live_extra(True)
         context = _game_context(game, state, True, **extra)

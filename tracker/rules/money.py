@@ -18,9 +18,12 @@ def in_units(amount, unit):
     return amount == amount.quantize(unit)
 
 
+_CENT = Decimal("0.01")
+
+
 def money(amount):
     """Money as the document writes it: a decimal string with two places."""
-    return str(Decimal(amount).quantize(Decimal("0.01")))
+    return str(Decimal(amount).quantize(_CENT))
 
 
 def round_shares(live, exact, pot, unit):
@@ -52,24 +55,28 @@ def fewest_payments(balances):
     if sum(values):
         raise ValueError("balances must sum to zero")
     size = 1 << k
-    sums = [0] * size
-    for mask in range(1, size):
-        low = (mask & -mask).bit_length() - 1
-        sums[mask] = sums[mask & (mask - 1)] + values[low]
+    sums = [0]  # the sum of each subset, by mask (bit i: values[i]), a doubling a person
+    for value in values:
+        sums += [s + value for s in sums]
     # Unless a smaller group clears among itself, everybody is one group.
     groups = _zero_sum_groups(size, sums) if 0 in sums[1 : size - 1] else [list(range(k))]
     payments = []
     for group in groups:
-        owed = {names[i]: values[i] for i in group}
+        members = sorted(group)  # in the balances' order: a tie goes to the earliest
+        owed = {i: values[i] for i in members}
         while any(owed.values()):
-            debtor = min(owed, key=lambda n: (owed[n], names.index(n)))
-            creditor = max(owed, key=lambda n: (owed[n], -names.index(n)))
+            debtor = creditor = members[0]
+            for i in members:  # the most owing and the most owed, the earliest of equals
+                if owed[i] < owed[debtor]:
+                    debtor = i
+                if owed[i] > owed[creditor]:
+                    creditor = i
             amount = min(-owed[debtor], owed[creditor])
             payments.append((debtor, creditor, amount))
             owed[debtor] += amount
             owed[creditor] -= amount
-    payments.sort(key=lambda pay: (-pay[2], names.index(pay[0])))
-    return payments
+    payments.sort(key=lambda pay: (-pay[2], pay[0]))
+    return [(names[debtor], names[creditor], amount) for debtor, creditor, amount in payments]
 
 
 def _zero_sum_groups(size, sums):
