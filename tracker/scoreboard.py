@@ -239,23 +239,6 @@ def result_text(result, say=None):
     return str(result)
 
 
-def _said_once():
-    """`said`, each plain msgid looked up once: a render asks for the same
-    few words (First drop, Won, ...) dozens of times, and every gettext reads
-    the active language from a thread-local."""
-    memo = {}
-
-    def say(text):
-        if type(text) is not str:  # a Phrase with its places: looked up each time
-            return said(text)
-        found = memo.get(text)
-        if found is None:
-            found = memo[text] = said(text)
-        return found
-
-    return say
-
-
 RECENT = 12  # events the game screen lists; the rest are one tap away
 
 
@@ -263,7 +246,7 @@ def history(state, limit=None, language=None):
     """The events, newest first (the newest `limit` of them), with each
     player's result and figure after it."""
     names = [p.name for p in state.players]
-    say = say_in(language) if language else _said_once()
+    say = say_in(language or get_language())
     badges = _deal_badges(language)
     rows = []
     for row in state.recent_rows(limit) if limit else state.rows:
