@@ -163,7 +163,6 @@ def seating(state, pot_after_join):
             out["join_note"] = note[:1].upper() + note[1:] + "." if note else ""
     if spec.sits_out:
         dealt_in = len(state.in_players)
-        out["away"] = any(p.status == "sitting_out" for p in state.players)
         for p in state.players:
             if p.status == "left":
                 continue
@@ -175,6 +174,7 @@ def seating(state, pot_after_join):
                     "can_go": p.status != "in" or dealt_in > 2,
                 }
             )
+        out["away"] = any(p["away"] for p in out["players"])
     return out
 
 
