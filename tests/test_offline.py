@@ -96,3 +96,31 @@ def test_every_page_links_the_manifest_and_carries_the_offline_notice(client):
     assert '<template id="offline-reason">' in page
     assert "<script>" not in page  # no inline script: the worker is registered from tracker.js
     assert 'register("/sw.js", { scope: "/" })' in (STATIC / "tracker.js").read_text()
+
+
+def test_every_page_answers_head_so_an_offline_page_can_tell_the_server_is_back(client):
+    """The offline page asks the server with HEAD whether it is back (tracker.js)."""
+    from tracker.models import Game, Table
+
+    game = Game.create("pool", {}, ["Asha", "Ravi", "Meena"])
+    table = Table.start("Sunday", ["Asha", "Ravi"])
+    pages = [
+        "/",
+        "/new/",
+        "/import/",
+        "/calculator/",
+        "/offline/",
+        "/sw.js",
+        "/tables/new/",
+        f"/g/{game.edit_token}/",
+        f"/w/{game.view_token}/",
+        f"/g/{game.edit_token}/count/1/",
+        f"/g/{game.edit_token}/game.json",
+        f"/w/{game.view_token}/chart.svg",
+        f"/t/{table.edit_token}/",
+        f"/tw/{table.view_token}/",
+        f"/t/{table.edit_token}/new/",
+    ]
+    for url in pages:
+        response = client.head(url)
+        assert response.status_code == 200, (url, response.status_code)

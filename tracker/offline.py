@@ -16,7 +16,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 SOURCE = Path(__file__).with_name("sw.js")
 
@@ -44,7 +44,7 @@ def _version(source):
     return digest.hexdigest()[:16]
 
 
-@require_GET
+@require_safe
 def service_worker(request):
     source = SOURCE.read_text()
     config = {
@@ -61,7 +61,7 @@ def service_worker(request):
     return response
 
 
-@require_GET
+@require_safe
 def offline(request):
     """Shown by the worker for a page this phone never opened, when there is no network."""
     return render(request, "tracker/offline.html")

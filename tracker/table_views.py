@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from . import document, i18n, rules, stats, tables
@@ -91,7 +91,7 @@ TOO_MANY_TABLES = gettext_lazy(
 )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def new_table(request):
     context = {"name": "", "members": "", "errors": {}}
     if request.method == "POST":
@@ -216,14 +216,14 @@ def _show_table(request, table, can_edit, status=200, **extra):
     return render(request, "tracker/table.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def table_page(request, token):
     table = _table_or_404(token, can_edit=True)
     _remember_table(request, table, can_edit=True)
     return _show_table(request, table, can_edit=True)
 
 
-@require_GET
+@require_safe
 def watch_table(request, token):
     table = _table_or_404(token, can_edit=False)
     _remember_table(request, table, can_edit=False)
@@ -361,7 +361,7 @@ def upload(request, token):
     return redirect(table)
 
 
-@require_GET
+@require_safe
 def download(request, token, can_edit):
     table = _table_or_404(token, can_edit=can_edit)
     body = document.dumps(tables.export(table))
@@ -371,7 +371,7 @@ def download(request, token, can_edit):
     return response
 
 
-@require_GET
+@require_safe
 def chart(request, token, can_edit, kind):
     table = _table_or_404(token, can_edit=can_edit)
     members = table.member_names()
@@ -393,7 +393,7 @@ def chart(request, token, can_edit, kind):
     return response
 
 
-@require_GET
+@require_safe
 def qr_code(request, token, kind):
     from . import share
 
@@ -411,7 +411,7 @@ def qr_code(request, token, kind):
     )
 
 
-@require_GET
+@require_safe
 def watch_qr_code(request, token):
     from . import share
 
@@ -458,11 +458,11 @@ class TableGame(NewGame):
         ]
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def new_table_game(request, token):
     table = _table_or_404(token, can_edit=True)
     members = list(table.members.all())
-    if request.method == "GET":
+    if request.method != "POST":
         return _game_form(request, table, TableGame(members), table.revision)
     form = TableGame(members, request.POST)
     version = _made_against(request)

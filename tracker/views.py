@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import get_language, gettext, gettext_lazy, gettext_noop
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from . import document, i18n, rules, scoreboard, share
@@ -107,7 +107,7 @@ def _your_games(request, show):
     return listed
 
 
-@require_GET
+@require_safe
 def home(request):
     show = request.GET.get("show", "")
     show = show if show in ("in_progress", "finished") else ""
@@ -119,9 +119,9 @@ def home(request):
     return render(request, "tracker/home.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def new_game(request):
-    if request.method == "GET":
+    if request.method != "POST":
         return render(
             request, "tracker/new_game.html", {"form": NewGame(), "formats": FORMAT_CHOICES}
         )
@@ -462,7 +462,7 @@ def _game_page(request, game, can_edit):
 
 
 @gzip_page  # the first load of a game: about 20 KB of HTML, 4 KB compressed
-@require_GET
+@require_safe
 def game(request, token):
     game = _get_game_or_404(token, can_edit=True)
     _remember(request, game, can_edit=True)
@@ -470,14 +470,14 @@ def game(request, token):
 
 
 @gzip_page
-@require_GET
+@require_safe
 def watch(request, token):
     game = _get_game_or_404(token, can_edit=False)
     _remember(request, game, can_edit=False)
     return _game_page(request, game, can_edit=False)
 
 
-@require_GET
+@require_safe
 def qr_code(request, token, kind):
     """The QR code of a game link, as SVG. The edit link's code needs the edit link."""
     game = _get_game_or_404(token, can_edit=True)
@@ -492,7 +492,7 @@ def qr_code(request, token, kind):
     return _svg(share.qr_svg(url, title=title))
 
 
-@require_GET
+@require_safe
 def watch_qr_code(request, token):
     game = _get_game_or_404(token, can_edit=False)
     url = request.build_absolute_uri(game.get_view_url())
@@ -505,12 +505,12 @@ def _svg(svg):
     return response
 
 
-@require_GET
+@require_safe
 def live(request, token):
     return _live(request, token, can_edit=True)
 
 
-@require_GET
+@require_safe
 def watch_live(request, token):
     return _live(request, token, can_edit=False)
 
@@ -737,7 +737,7 @@ def add_deal(request, token):
     return _show_game(request, game, state, True, status=422, entry=entry)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def edit_deal(request, token, event_id):
     game = _get_game_or_404(token, can_edit=True)
     version = _made_against(request) if request.method == "POST" else game.revision
@@ -748,7 +748,7 @@ def edit_deal(request, token, event_id):
         raise Http404("No such deal.")
     history, position, before = found
     playing = before.in_players
-    if request.method == "GET":
+    if request.method != "POST":
         entry = DealEntry(before, playing, event=history[position])
         return _edit_page(request, game, event_id, position, entry)
     entry = DealEntry(before, playing, data=request.POST)
@@ -991,7 +991,7 @@ SPLIT_METHODS = [
 ]
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def split(request, token):
     game = _get_game_or_404(token, can_edit=True)
     confirmed = request.method == "POST" and "confirm" in request.POST
@@ -1077,20 +1077,20 @@ def _download(game, body, content_type, extension):
     return response
 
 
-@require_GET
+@require_safe
 def download_json(request, token, can_edit):
     game = _get_game_or_404(token, can_edit=can_edit)
     return _download(game, document.dumps(game.as_document()), "application/json", "json")
 
 
-@require_GET
+@require_safe
 def download_csv(request, token, can_edit):
     game = _get_game_or_404(token, can_edit=can_edit)
     # A byte-order mark, so spreadsheet programs read names in any script.
     return _download(game, "\ufeff" + game.as_csv(), "text/csv; charset=utf-8", "csv")
 
 
-@require_GET
+@require_safe
 def chart(request, token, can_edit):
     game = _get_game_or_404(token, can_edit=can_edit)
     svg = running_totals_svg(
@@ -1104,9 +1104,9 @@ def chart(request, token, can_edit):
 MAX_UPLOAD = 2_000_000  # bytes: a thousand-deal game is well under 1 MB
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def import_game(request):
-    if request.method == "GET":
+    if request.method != "POST":
         return render(request, "tracker/import.html")
     upload = request.FILES.get("file")
     error = None
@@ -1156,7 +1156,7 @@ def _readable(error):
     return text if text.endswith((".", "।")) else i18n.full_stop(text)
 
 
-@require_GET
+@require_safe
 def calculator(request):
     """Count any hand: the fewest points, whether it is a valid show, what to discard."""
     calc = Calculator(request.GET)
@@ -1168,7 +1168,7 @@ def calculator(request):
 WILD_KEPT = "wild"  # session key: the wild rank last used for a game's deal
 
 
-@require_GET
+@require_safe
 def count_cards(request, token, seat):
     """The calculator for one player of the deal being entered, under the table's rules."""
     game = _get_game_or_404(token, can_edit=True)
@@ -1194,7 +1194,7 @@ def count_cards(request, token, seat):
     return render(request, template, context)
 
 
-@require_GET
+@require_safe
 def favicon(request):
     return redirect(static("favicon.svg"), permanent=True)
 
