@@ -338,6 +338,7 @@ def test_the_500_page_is_in_hindi(rf):
     with translation.override("hi"):
         page = render_to_string("500.html")
     assert '<html lang="hi">' in page and "कुछ गड़बड़" in page
+    assert "tracker.css" in page  # styled as every other page
     assert not untranslated(page)
 
 

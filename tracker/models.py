@@ -413,6 +413,8 @@ class Game(models.Model):
             self.revision = game.revision
         else:
             ids = self.event_ids
+        if event["type"] == "join" and self.table_id is not None:
+            self._seat_as_member(" ".join(str(event.get("player", "")).split()))
         rules.apply(state, event)  # refuses before it changes anything
         serial = self.revision + 1  # revisions only grow: an id is never given twice
         Event.insert(self.pk, len(ids), serial, event)
@@ -465,6 +467,21 @@ class Game(models.Model):
         deals = sum(1 for e in events[: position + 1] if e.type == "deal")
         self._bump(game, _removed(gone, deals))
         return state
+
+    def _seat_as_member(self, name):
+        """A player who joins a table's game becomes a member of the table
+        (shared/docs/tables.md), so the members' money always adds up to 0.
+        Made before the engine checks the join: if it refuses, the transaction
+        takes the member back with it."""
+        if not name:
+            return  # the engine refuses a blank name
+        table = self.table.locked()
+        try:
+            added = table.add_missing_members([name])
+        except MemberError as error:
+            raise rules.RuleError(error.message, field="name") from None
+        if added:
+            table.bump()
 
     def _locked_at(self, made_against):
         """This game locked, if its history is still at revision `made_against`."""

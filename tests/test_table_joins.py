@@ -1,0 +1,165 @@
+"""A player who joins a table's game becomes a member of the table (tables.md),
+so the table's page, its view link and its document never fail, whatever its
+games hold."""
+
+import json
+
+import pytest
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tracker.models import Game
+
+from .test_people_views import deal_form, post
+from .test_tables import make_table, table_game
+from .test_views import text
+
+pytestmark = pytest.mark.django_db
+
+FIVE = ["Asha", "Ravi", "Meena", "Kiran", "Dev"]
+
+
+def play(client, game, winner, **results):
+    response = client.post(f"/g/{game.edit_token}/deal/", deal_form(game, winner, **results))
+    assert response.status_code == 302, text(response)[-3000:]
+
+
+def table_pages(client, table):
+    """The table page, its view link and its document, each answered 200."""
+    page = client.get(table.get_absolute_url())
+    watched = client.get(table.get_view_url())
+    document = client.get(f"/t/{table.edit_token}/table.json")
+    for response in (page, watched, document):
+        assert response.status_code == 200, text(response)[:2000]
+    return text(page), text(watched), json.loads(document.content)
+
+
+def test_a_latecomer_in_a_points_session_becomes_a_member_and_the_table_settles():
+    client = Client()
+    table = make_table(client, members=FIVE)
+    game = table_game(client, table, ["Asha", "Ravi", "Meena"], fmt="points", point_value="1")
+    play(client, game, "Asha", Ravi=20, Meena=40)
+    assert post(client, game, "join", name="Chachu").status_code == 302
+    play(client, game, "Ravi", Asha=10, Meena=2, Chachu=30)
+    assert post(client, game, "end").status_code == 302
+
+    assert table.member_names() == [*FIVE, "Chachu"]
+    page, watched, document = table_pages(client, table)
+    # Deal 1: Asha +60, Ravi -20, Meena -40. Deal 2: Ravi +42, Asha -10,
+    # Meena -2, Chachu -30. So Asha +50, Ravi +22, Meena -42, Chachu -30.
+    money = {m["name"]: m["money"] for m in document["stats"]["members"]}
+    assert money == {
+        "Asha": "50.00",
+        "Ravi": "22.00",
+        "Meena": "-42.00",
+        "Kiran": "0.00",
+        "Dev": "0.00",
+        "Chachu": "-30.00",
+    }
+    # Meena pays Asha 42, Chachu pays Ravi 22 and Asha 8: three payments.
+    paid = {(p["from"], p["to"]): p["amount"] for p in document["stats"]["settlement"]}
+    assert sum(float(a) for a in paid.values()) == 72
+    assert len(paid) == 3
+    assert "Chachu" in page and "Chachu" in watched
+
+
+def test_a_join_that_would_make_too_many_members_is_refused_beside_the_name():
+    client = Client()
+    many = [f"Player {n}" for n in range(1, 31)]
+    table = make_table(client, members=many)
+    game = table_game(client, table, many[:3], fmt="points")
+    response = post(client, game, "join", name="Chachu")
+    assert response.status_code == 422
+    assert "more than 30 members" in text(response)
+    assert Game.objects.get(pk=game.pk).seat_names() == many[:3]
+    assert "Chachu" not in table.member_names()
+
+
+NAMES = ["Asha", "Ravi", "Meena", "Kiran", "Chachu", "Nani"]
+
+
+@st.composite
+def evenings(draw):
+    """A few games of a table, each a few deals with a latecomer now and then,
+    some ended (points) and some left in progress."""
+    games = []
+    for _ in range(draw(st.integers(1, 3))):
+        fmt = draw(st.sampled_from(["points", "pool-101"]))
+        seated = draw(st.lists(st.sampled_from(NAMES[:4]), min_size=2, max_size=4, unique=True))
+        steps = draw(
+            st.lists(
+                st.one_of(
+                    st.tuples(st.just("deal"), st.integers(0, 9), st.integers(0, 80)),
+                    st.tuples(st.just("join"), st.sampled_from(NAMES[4:]), st.just(0)),
+                ),
+                max_size=6,
+            )
+        )
+        games.append((fmt, seated, steps, draw(st.booleans())))
+    return games
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(evening=evenings())
+def test_no_evening_of_games_makes_the_table_pages_fail(evening, settings):
+    settings.GAMES_PER_HOUR = 10**6
+    client = Client()
+    table = make_table(client, members=NAMES[:4])
+    for fmt, seated, steps, ended in evening:
+        game = table_game(client, table, seated, fmt=fmt, point_value="1")
+        for kind, pick, points in steps:
+            state = Game.objects.get(pk=game.pk).state()
+            if state.finished:
+                break
+            if kind == "join":
+                post(client, game, "join", name=pick)
+                continue
+            playing = [p.name for p in state.in_players]
+            winner = playing[pick % len(playing)]
+            results = {n: points for n in playing if n != winner}
+            client.post(f"/g/{game.edit_token}/deal/", deal_form(game, winner, **results))
+        if ended and fmt == "points":
+            post(client, game, "end")
+    _, _, document = table_pages(client, table)
+    seated = {n for g in Game.objects.filter(table=table) for n in g.seat_names()}
+    assert seated <= set(table.member_names())
+    total = sum(float(m["money"]) for m in document["stats"]["members"])
+    assert abs(total) < 0.005
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_that_already_has_a_latecomer_who_is_no_member_gets_them_as_a_member():
+    """A table saved before joiners became members is mended when the server is updated."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("tracker", "0007_table_revision")])
+    apps = executor.loader.project_state([("tracker", "0007_table_revision")]).apps
+    table = apps.get_model("tracker", "Table").objects.create(
+        name="Old table", edit_key="e", view_key="v"
+    )
+    for order, name in enumerate(["Asha", "Ravi"], start=1):
+        table.members.create(name=name, order=order)
+    game = apps.get_model("tracker", "Game").objects.create(
+        name="Old game",
+        format="points",
+        rules={},
+        first_dealer=1,
+        table=table,
+        edit_key="ge",
+        view_key="gv",
+    )
+    for seat, name in enumerate(["Asha", "ravi", "Chachu"], start=1):
+        game.players.create(seat=seat, name=name)
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    members = apps.get_model("tracker", "Member").objects.filter(table_id=table.pk)
+    assert sorted(members.values_list("order", "name")) == [(1, "Asha"), (2, "Ravi"), (3, "Chachu")]
