@@ -339,16 +339,24 @@ def upload(request, token):
         creator = _client_key(request)
         try:
             text = request.FILES["file"].read().decode("utf-8-sig")
+            again = request.POST.get("again") == "on"
             if not text.lstrip().startswith("{"):
-                tables.import_game(table, text, creator, made_against=version)
+                tables.import_game(table, text, creator, made_against=version, again=again)
             else:
                 doc = document.loads(text)
                 if isinstance(doc, dict) and doc.get("schema") == tables.SCHEMA:
-                    tables.import_document(doc, creator, into=table, made_against=version)
+                    tables.import_document(
+                        doc, creator, into=table, made_against=version, again=again
+                    )
                 else:
-                    tables.import_game(table, doc, creator, made_against=version)
+                    tables.import_game(table, doc, creator, made_against=version, again=again)
         except StaleTable:
             return _stale(request, table, version)
+        except tables.AlreadyHere as twins:
+            if not _still_at(table, version):
+                return _stale(request, table, version)
+            errors = {"file": twins.message, "file_again": True}
+            return _show_table(request, table, True, status=422, errors=errors)
         except UnicodeDecodeError:
             error = gettext("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:

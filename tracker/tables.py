@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import prefetch_related_objects
+from django.utils.translation import ngettext
 
 from . import document, rules, stats
 from .models import Game, MemberError, Table
@@ -114,15 +115,20 @@ def read(doc):
 
 
 @transaction.atomic
-def import_document(doc, created_from="", into=None, made_against=None):
+def import_document(doc, created_from="", into=None, made_against=None, again=False):
     """A new table from a table document (or its games added `into` a table).
 
     Every game is replayed first; if any is refused, or the members are not
     right, nothing is created. Players who are not members become members.
     Adding `into` a table is one change to it, made against the revision
-    `made_against` (StaleTable if the table changed since, or None is given).
+    `made_against` (StaleTable if the table changed since, or None is given);
+    games the table has already are refused (AlreadyHere) unless `again`.
     """
     name, members, replayed = read(doc)
+    if into is not None and not again:
+        twins = games_already_here(into, [game for game, _ in replayed])
+        if twins:
+            raise AlreadyHere(twins)
     try:
         if into is None:
             names = list(members)
@@ -142,10 +148,62 @@ def import_document(doc, created_from="", into=None, made_against=None):
     return table
 
 
-def import_game(table, doc, created_from="", *, made_against):
+class AlreadyHere(TableError):
+    """An upload whose games are already in the table: nothing imported unless confirmed."""
+
+    def __init__(self, games):
+        names = ", ".join(f"“{game.name}”" for game in games)
+        super().__init__(
+            ngettext(
+                "This game is already in the table (%(names)s), so nothing was imported. "
+                "To add it a second time, tick “Import it again” and choose the file again.",
+                "These games are already in the table (%(names)s), so nothing was imported. "
+                "To add them a second time, tick “Import it again” and choose the file again.",
+                len(games),
+            )
+            % {"names": names}
+        )
+        self.games = games
+
+
+def _the_game(players, fmt, table_rules, first_dealer, history):
+    """What makes two games the same game: players, rules and history (not the name)."""
+    return document.dumps(
+        {
+            "format": fmt,
+            "rules": table_rules,
+            "players": players,
+            "first_dealer": first_dealer,
+            "history": [document.clean_event(event) for event in history],
+        }
+    )
+
+
+def games_already_here(table, game_docs):
+    """The table's games that are the same game as one of `game_docs` (checked
+    documents): same players, rules and history."""
+    wanted = {
+        _the_game(d["players"], d["format"], d["rules"], d["first_dealer"], d["history"])
+        for d in game_docs
+    }
+    here = list(table.games.all())
+    prefetch_related_objects(here, "players", "events")
+    found = []
+    for game in here:
+        names = game.seat_names()
+        seen = _the_game(
+            names, game.format, game.rules, names[game.first_dealer - 1], game.history()
+        )
+        if seen in wanted:
+            found.append(game)
+    return found
+
+
+def import_game(table, doc, created_from="", *, made_against, again=False):
     """A game document (dict) or CSV (text) imported into the table; its players join.
 
-    One change to the table, made against the revision `made_against`."""
+    One change to the table, made against the revision `made_against`. A game
+    the table has already is refused (AlreadyHere) unless `again`."""
     with transaction.atomic():
         if isinstance(doc, str):
             from . import sheet
@@ -154,6 +212,9 @@ def import_game(table, doc, created_from="", *, made_against):
         else:
             game_doc, state = document.read(doc)
         locked = table.locked_at(made_against)
+        twins = [] if again else games_already_here(locked, [game_doc])
+        if twins:
+            raise AlreadyHere(twins)
         game = add_game(locked, game_doc, state, created_from)
         table.revision = locked.bump()
         return game
