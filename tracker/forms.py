@@ -387,6 +387,17 @@ class DealEntry:
     typed_kind = TYPED
 
     @property
+    def nothing_typed(self):
+        """A form posted as it was shown blank: no winner, no result, no mark."""
+        return (
+            not self.winner
+            and not self.rummy
+            and not self.errors
+            and all(kind == TYPED for kind in self.kinds.values())
+            and not any(self.points.values())
+        )
+
+    @property
     def prompt(self):
         return self.say(self.spec.deal_prompt)
 

@@ -720,6 +720,10 @@ def add_deal(request, token):
         return _stale(request, game, version, typed=request.POST)
     state = _state(game)
     entry = DealEntry(state, state.in_players, data=request.POST)
+    if entry.nothing_typed and not state.finished:
+        # Save tapped on a blank form (a second tap landing on the fresh form
+        # after the first saved): nothing to save, and nothing to refuse.
+        return _show_game(request, game, state, True)
     if state.finished:
         entry.errors["form"] = gettext("The game is over: no more deals.")
     event = entry.event() if not state.finished else None
