@@ -213,16 +213,6 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const drift = form.querySelector(".drift");
   if (drift) drift.hidden = false;
 });
-// A step adds the newest deal to the history (templates/tracker/game.html,
-// "step"). The save's own answer and a poll sent just before it can both bring
-// the same step: the row is added once.
-document.addEventListener("htmx:oobBeforeSwap", (event) => {
-  const target = event.detail.target;
-  const fresh = event.detail.fragment;
-  if (!target || target.id !== "history-rows" || !fresh || !fresh.querySelector) return;
-  const row = fresh.querySelector("tr[id]");
-  if (row && document.getElementById(row.id)) event.detail.shouldSwap = false;
-});
 // A poll's answer that crossed a change made on this phone is not shown: the
 // change's own answer brings the board, and the next poll anything newer. htmx
 // looks for a poll's out-of-band parts beside the board that sent it, so once

@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tracker import views
+from tracker import i18n
 from tracker.models import Event, Game, StaleHistory
 
 from .livegunicorn import manage
@@ -664,9 +664,8 @@ def test_migration_0003_gives_stored_events_their_ids(tmp_path):
 
 def test_the_notice_names_the_last_change_in_family_words():
     game = points_game([P1, P2])
-    assert (
-        views._someone_else(Game.objects.get(pk=game.pk)) == "Someone else just changed the game."
-    )
+    notice = i18n.someone_else(Game.objects.get(pk=game.pk).last_change)
+    assert notice == "Someone else just changed the game."
 
 
 def test_a_stale_split_shows_the_split_again_with_the_shares_typed():

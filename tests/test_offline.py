@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tracker import offline
+from tracker.views import offline
 
 pytestmark = pytest.mark.django_db
 

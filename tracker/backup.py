@@ -162,7 +162,7 @@ def restore(folder):
             entry.get("created_from") if isinstance(entry.get("created_from"), str) else ""
         )
         if table is None:
-            game = Game._store(game_doc, state, created_from[:64], **tokens)
+            game = Game.store(game_doc, state, created_from[:64], **tokens)
         else:
             try:
                 game = tables.add_game(table, game_doc, state, created_from[:64], **tokens)

@@ -5,15 +5,12 @@ rule is left to the rules engine (`tracker/rules/`), whose refusals are put back
 they name, so the pages and the import command refuse with the same words.
 """
 
+import re
 from decimal import Decimal, InvalidOperation
-from html import escape
 
-from django.utils.html import conditional_escape
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 
 from . import i18n, rules
-from .urltag import cached_reverse
 
 # One tap picks the format: (key, label, format, fixed rules), from the registry.
 FORMAT_CHOICES = [
@@ -330,9 +327,8 @@ class DealEntry:
     calculator) comes from its format object.
     """
 
-    def __init__(self, state, playing, data=None, event=None, say=gettext):
+    def __init__(self, state, playing, data=None, event=None):
         self.state = state
-        self.say = say  # the format's words in the reader's language (`scoreboard.say_in`)
         self.spec = state.spec
         self.playing = playing  # the players dealt this deal
         self.errors = {}
@@ -352,7 +348,6 @@ class DealEntry:
                     self.points[p.seat] = str(result)
         self.confirmed = False
         self.warnings = []
-        self.blank = data is None and event is None  # nothing typed or filled in yet
         if data is not None:
             self.winner = (data.get("winner") or "")[:4]
             self.rummy = bool(data.get("rummy"))
@@ -399,15 +394,15 @@ class DealEntry:
 
     @property
     def prompt(self):
-        return self.say(self.spec.deal_prompt)
+        return gettext(self.spec.deal_prompt)
 
     @property
     def placeholder(self):
-        return self.say(self.spec.result_short)
+        return gettext(self.spec.result_short)
 
     @property
     def result_noun(self):
-        return self.say(self.spec.result_noun)
+        return gettext(self.spec.result_noun)
 
     @property
     def calculator(self):
@@ -478,23 +473,6 @@ class DealEntry:
         return event
 
     @property
-    def untouched(self):
-        """Nothing typed, filled in or refused yet: the blank form shown after
-        each deal, the same for the same players, game and deal (`{% kept %}`)."""
-        return self.blank and not self.errors and not self.warnings
-
-    def blank_shown(self):
-        """What a blank form's rows show besides the language and the game's link:
-        the players dealt in, the result buttons and the words of the format."""
-        return (
-            tuple((p.seat, p.name) for p in self.playing),
-            tuple(self.buttons()),
-            str(self.result_noun),
-            str(self.placeholder),
-            self.calculator,
-        )
-
-    @property
     def needs_confirm(self):
         """A warning to read before saving (a drop for a player who must play)."""
         return bool(self.warnings) and not self.confirmed and not self.errors
@@ -516,122 +494,20 @@ class DealEntry:
 
     def rows(self):
         """One row per player dealt in, for the template."""
-        buttons = _chip_parts(self.buttons())
-        out = []
-        for p in self.playing:
-            out.append(
-                {
-                    "player": p,
-                    "won": self.winner == str(p.seat),
-                    "kind": self.kinds[p.seat],
-                    "typed": self.points[p.seat],
-                    "error": self.errors.get(p.seat),
-                    "chips": _word_chips(p.seat, self.kinds[p.seat], buttons),
-                }
-            )
-        return out
+        return [
+            {
+                "player": p,
+                "won": self.winner == str(p.seat),
+                "kind": self.kinds[p.seat],
+                "typed": self.points[p.seat],
+                "error": self.errors.get(p.seat),
+            }
+            for p in self.playing
+        ]
 
     def buttons(self):
-        """The one-tap results with this game's values."""
+        """The one-tap results with this game's values: (word, label, value)."""
         return self.spec.result_buttons(self.state.rules)
-
-
-def _chip_parts(buttons):
-    """Each one-tap result's word and its markup after the checked mark, escaped
-    and translated once per form, not once a player."""
-    return [
-        (
-            word,
-            f'value="{escape(str(word))}"',
-            f"><span>{escape(gettext(label))}</span> <b>{escape(str(value))}</b></label>",
-        )
-        for word, label, value in buttons
-    ]
-
-
-def _word_chips(seat, kind, parts):
-    """A player's one-tap results (First drop 20, ...), the chosen one checked.
-
-    Built here rather than looped in the template: six players of four chips
-    each were a third of the deal form's rendering time (bench/README.md).
-    `parts`: `_chip_parts` of the format's `result_buttons`.
-    """
-    head = f'<label class="chip word"><input type="radio" name="r{int(seat)}" '
-    # Safe: the seat is a number, the words, labels and values escaped by _chip_parts.
-    return mark_safe(
-        "".join(
-            f"{head}{value}{' checked' if kind == word else ''}{tail}"
-            for word, value, tail in parts
-        )
-    )
-
-
-_BLANK_ROWS = {}  # the rows of a blank deal form, by what they show: see deal_rows_html
-BLANK_ROWS_KEPT = 512
-
-
-def deal_rows_html(entry, count_token=None):
-    """The deal form's rows, one a player dealt in: Won, the typed figure, the
-    word chips, "Count cards" (with the game's edit token) and the row's error.
-
-    Laid out here, not looped in deal_fields.html: three {% blocktranslate %}
-    and a {% url %} a row were most of the deal form's rendering (bench/README.md).
-    The words are the template's msgids, each value escaped as the template did.
-    A blank form's rows (nothing typed, no error) are the same deal after deal
-    for the same players, so they are laid out once per process for them.
-    """
-    if not entry.untouched:
-        return _deal_rows_html(entry, count_token)
-    key = (get_language(), count_token, entry.blank_shown())
-    html = _BLANK_ROWS.get(key)
-    if html is None:
-        if len(_BLANK_ROWS) >= BLANK_ROWS_KEPT:
-            _BLANK_ROWS.clear()
-        html = _BLANK_ROWS[key] = _deal_rows_html(entry, count_token)
-    return html
-
-
-def _deal_rows_html(entry, count_token):
-    won, points = escape(gettext("Won")), escape(gettext("Points"))
-    group_label, hidden_label = gettext("%(name)s's result"), gettext("%(name)s's %(noun)s")
-    count_label = gettext("Count %(name)s's cards")
-    noun = conditional_escape(entry.result_noun)
-    placeholder = conditional_escape(entry.placeholder)
-    typed_kind = escape(entry.typed_kind)
-    counts = count_token is not None and entry.calculator
-    out = []
-    for row in entry.rows():
-        p, error = row["player"], row["error"]
-        seat, name = int(p.seat), conditional_escape(p.name)
-        invalid = f' aria-invalid="true" aria-describedby="err-{seat}"' if error else ""
-        count = ""
-        if counts:
-            url = escape(cached_reverse("count_cards", [count_token, p.seat]))
-            label = count_label % {"name": name}
-            count = f'<a class="count" href="{url}" data-slot="calc-slot">{label}</a>'
-        shown_error = (
-            f'<p class="error" id="err-{seat}" role="alert">{conditional_escape(error)}</p>'
-            if error
-            else ""
-        )
-        group = group_label % {"name": name}
-        hidden = hidden_label % {"name": name, "noun": noun}
-        out.append(
-            f'\n<div class="deal-row{" has-error" if error else ""}">\n'
-            f'<label class="win"><input type="radio" name="winner" value="{seat}"'
-            f'{" checked" if row["won"] else ""}><span class="who">{name}</span>'
-            f'<span class="won-tag">{won}</span></label>\n'
-            f'<div class="result" role="group" aria-label="{group}">\n'
-            f'<label class="points"><span class="visually-hidden">{hidden}</span>'
-            f'<input name="p{seat}" value="{conditional_escape(row["typed"])}" inputmode="numeric" '
-            f'pattern="[0-9]*" maxlength="3" placeholder="{placeholder}" autocomplete="off"'
-            f"{invalid}></label>\n"
-            f'<label class="chip word hidden-radio"><input type="radio" name="r{seat}" '
-            f'value="{typed_kind}"{" checked" if row["kind"] == entry.typed_kind else ""}>'
-            f"<span>{points}</span></label>\n"
-            f"{row['chips']}\n</div>\n{count}\n{shown_error}\n</div>\n"
-        )
-    return mark_safe("".join(out))  # safe: every value in it is escaped
 
 
 def split_shares_typed(state, data):
@@ -675,22 +551,8 @@ class JoinEntry:
 
     @property
     def seats(self):
-        """(name, label) of each seat a new player may sit after, in seat order."""
-        return [(p.name, p.name) for p in self.state.players]
-
-    @property
-    def seat_options_html(self):
-        """The "Sits" choice's options after the first ("After Ravi", ...), the
-        chosen one selected: laid out here, a {% blocktranslate %} a seat."""
-        after = gettext("After %(label)s")
-        return mark_safe(  # safe: every value is escaped
-            "".join(
-                f'<option value="{conditional_escape(value)}"'
-                f"{' selected' if value == self.after else ''}>"
-                f"{after % {'label': conditional_escape(label)}}</option>\n"
-                for value, label in self.seats
-            )
-        )
+        """The seats a new player may sit after, in seat order."""
+        return [p.name for p in self.state.players]
 
     def event(self, check_name=True):
         """The join for the engine, or None with self.errors filled (a blank name)."""
@@ -705,3 +567,38 @@ class JoinEntry:
         if not error.message.startswith(" ".join(self.name.split())):
             message = message[0].upper() + message[1:]  # never a name as typed: "asha ..."
         self.errors[where] = message
+
+
+def _member_id(raw):
+    """A member's number as the form posts it, or None."""
+    return int(raw) if isinstance(raw, str) and re.fullmatch(r"[0-9]{1,12}", raw) else None
+
+
+class TableGame(NewGame):
+    """The new-game form with seats picked from the table's members, in their order."""
+
+    def __init__(self, members, data=None):
+        self.members = members
+        if data is None:
+            super().__init__()
+            self.chosen = {m.pk for m in members[:4]}
+            self.dealer_id = members[0].pk if members else None
+            return
+        super().__init__(data)
+        ids = {_member_id(raw) for raw in data.getlist("seat")[:200]}
+        self.chosen = ids - {None}
+        self.dealer_id = _member_id(data.get("dealer"))
+        self.unknown = bool(ids - {m.pk for m in members})  # None: not a member's number
+
+    def seats(self):
+        names = [m.name for m in self.members if m.pk in self.chosen]
+        dealer = next((m.name for m in self.members if m.pk == self.dealer_id), None)
+        if dealer not in names:
+            dealer = names[0] if names else None
+        return names, dealer
+
+    def seat_rows(self):
+        return [
+            {"member": m, "chosen": m.pk in self.chosen, "dealer": m.pk == self.dealer_id}
+            for m in self.members
+        ]

@@ -1,34 +1,21 @@
 """Games are stored as their history: seats, table rules and ordered events.
 
 No running total is stored: every figure comes from replaying the events
-through the rules engine (`Game.state()`).
+through the rules engine (`Game.state()`). A family's table keeps its
+members and the games played from it. A game and a table share what makes
+them reachable: two links (`Linked`).
 """
 
 import hashlib
 import hmac
-import json
 import secrets
 
-from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+from django.db import models, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import document, i18n, rules, sheet
-from .urltag import cached_reverse
-
-
-def _json_objects(data):
-    """The events' data as dicts. SQLite gives each as JSON text: they are decoded
-    by one `json.loads` of them all as one array, half the time of one call a row.
-    PostgreSQL's jsonb may come back already decoded (psycopg's own loader) or as
-    text (Django's), so each row is looked at when not all are text."""
-    if all(isinstance(text, str) for text in data):
-        decoded = json.loads("[" + ",".join(data) + "]")
-        if len(decoded) == len(data):  # JSONField writes one value a row
-            return decoded
-    return [json.loads(item) if isinstance(item, (str, bytes)) else item for item in data]
 
 
 def new_token():
@@ -46,67 +33,15 @@ def token_key(token):
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _database():
-    """The default database's connection, which `django.db.connection` stands
-    for: taken once by each function that uses it, not through that proxy at
-    each use (each one an attribute lookup that fails, then the connection
-    looked up in a thread-local; a Django field handed the proxy does so too)."""
-    return connections[DEFAULT_DB_ALIAS]
+class Linked(models.Model):
+    """What a game and a table share: a name, an edit link and a view link, the
+    creator's (hashed) address, and a revision bumped by every change to it.
 
-
-_SQL = {}  # the statements written once per process, by what each is for (`_sql_once`)
-
-
-def _sql_once(key, write):
-    """The SQL statement `write(quote_name)` makes, made once per process and kept
-    under `key`: the ORM compiled the same statement again on every request (0.2 to
-    0.3 ms of a poll, of a save)."""
-    sql = _SQL.get(key)
-    if sql is None:
-        sql = _SQL[key] = write(_database().ops.quote_name)
-    return sql
-
-
-_EVENT_COLUMNS = ("game", "position", "serial", "type", "data", "created_at")
-
-
-_ATTNAMES = {}  # model: its concrete fields' attribute names, in the table's order
-
-
-def _attnames(model):
-    names = _ATTNAMES.get(model)
-    if names is None:
-        names = _ATTNAMES[model] = [f.attname for f in model._meta.concrete_fields]
-    return names
-
-
-_CONVERTERS = {}  # (model, database vendor): see _converters_of
-
-
-def _converters_of(model, connection):
-    """(column index, converters, column) of each of `model`'s concrete fields whose
-    value the database hands back in another form, as the ORM's compiler finds them."""
-    key = (model, connection.vendor)
-    found = _CONVERTERS.get(key)
-    if found is None:
-        found = []
-        for i, field in enumerate(model._meta.concrete_fields):
-            column = field.get_col(model._meta.db_table)
-            converters = connection.ops.get_db_converters(column)
-            converters += column.get_db_converters(connection)
-            if converters:
-                found.append((i, converters, column))
-        _CONVERTERS[key] = found
-    return found
-
-
-class Game(models.Model):
-    FORMATS = [(name, spec.label) for name, spec in rules.FORMATS.items()]
+    Each link carries a random token. The row is found by the token's SHA-256
+    (`edit_key`, `view_key`) and the token then compared in constant time.
+    """
 
     name = models.CharField(max_length=document.MAX_NAME_LENGTH)
-    format = models.CharField(max_length=10, choices=FORMATS)
-    rules = models.JSONField(help_text="Table rules with every default filled in.")
-    first_dealer = models.PositiveSmallIntegerField(help_text="Seat of the first dealer, from 1.")
     edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     edit_key = models.CharField(max_length=64, unique=True, editable=False)
@@ -114,21 +49,18 @@ class Game(models.Model):
     created_from = models.CharField(
         max_length=64, blank=True, editable=False, help_text="Keyed hash of the creator's address."
     )
-    # Bumped by every change to the history, so a watcher can tell "nothing new"
-    # without replaying; it is a version number, not a score.
+    # Bumped by every change, so a form made before another phone's change (or
+    # the same post sent twice) is refused: a version number, not a score.
     revision = models.PositiveIntegerField(default=0)
-    # What the latest change did, in the words a phone whose form went stale is
-    # told ("Someone else just deleted deal 2"): a note about the history, not a figure.
-    last_change = models.CharField(max_length=80, blank=True, default="", editable=False)
-    table = models.ForeignKey(
-        "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
-    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    # The names of the URLs of the edit link and of the view link.
+    edit_url_name = view_url_name = ""
+
     class Meta:
+        abstract = True
         ordering = ["-updated_at"]
-        indexes = [models.Index(fields=["created_from", "created_at"], name="game_creations")]
 
     def __str__(self):
         return self.name
@@ -139,144 +71,69 @@ class Game(models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
-        # Reversed once per process and link (tracker/urltag.py): every screen of
-        # the game asks for it (the deal form's "discard" link, every redirect).
-        return cached_reverse("game", [self.edit_token])
+        return reverse(self.edit_url_name, args=[self.edit_token])
 
     def get_view_url(self):
-        return cached_reverse("watch", [self.view_token])
+        return reverse(self.view_url_name, args=[self.view_token])
 
-    @classmethod
-    def _link_field(cls, token, can_edit):
-        """The key column a link is looked up by, or None for what cannot be a token."""
-        if not isinstance(token, str) or not 16 <= len(token) <= 64:
-            return None
-        return "edit" if can_edit else "view"
-
-    @classmethod
-    def _select_sql(cls, columns, where, lock=False):
-        """The SELECT of one row by `where`, written once per process (`_sql_once`).
-        `lock`: with the row lock of `select_for_update` where the database has one."""
-
-        def write(quote):
-            sql = (
-                f"SELECT {', '.join(quote(c) for c in columns)} FROM {quote(cls._meta.db_table)}"
-                f" WHERE {quote(where)} = %s LIMIT 1"
-            )
-            if lock and _database().features.has_select_for_update:
-                sql += " FOR UPDATE"
-            return sql
-
-        return _sql_once(("row", cls, columns, where, lock), write)
-
-    @classmethod
-    def _row_by(cls, where, value, lock=False):
-        """The model with `where` = `value` (every column read), or None.
-
-        A plain cursor and the fields' own converters (JSON, dates), found once
-        per process: `objects.raw()` worked out its columns and converters again
-        for every row (0.2 ms of each request that reads a game)."""
-        fields = cls._meta.concrete_fields
-        connection = _database()
-        with connection.cursor() as cursor:
-            cursor.execute(cls._select_sql(tuple(f.column for f in fields), where, lock), [value])
-            row = cursor.fetchone()
-        if row is None:
-            return None
-        values = list(row)
-        for i, converters, column in _converters_of(cls, connection):
-            for convert in converters:
-                values[i] = convert(values[i], column, connection)
-        return cls.from_db(connection.alias, [f.attname for f in fields], values)
+    def token(self, can_edit):
+        return self.edit_token if can_edit else self.view_token
 
     @classmethod
     def by_link(cls, token, can_edit):
-        """The game whose edit (or view) link carries `token`, or None."""
-        field = cls._link_field(token, can_edit)
-        if field is None:
+        """The row whose edit (or view) link carries `token`, or None."""
+        if not isinstance(token, str) or not 16 <= len(token) <= 64:
             return None
-        game = cls._row_by(f"{field}_key", token_key(token))
-        if game is None or not hmac.compare_digest(getattr(game, f"{field}_token"), token):
+        field = "edit" if can_edit else "view"
+        found = cls.objects.filter(**{f"{field}_key": token_key(token)}).first()
+        if found is None or not hmac.compare_digest(getattr(found, f"{field}_token"), token):
             return None
-        return game
+        return found
 
-    @classmethod
-    def revision_by_link(cls, token, can_edit):
-        """(revision, view key) of the game whose link carries `token`, or None:
-        one narrow read. The view key names what is kept for either link."""
-        field = cls._link_field(token, can_edit)
-        if field is None:
-            return None
-        sql = cls._select_sql((f"{field}_token", "revision", "view_key"), f"{field}_key")
-        with _database().cursor() as cursor:
-            cursor.execute(sql, [token_key(token)])
-            row = cursor.fetchone()
-        if row is not None and hmac.compare_digest(row[0], token):
-            return row[1], row[2]
-        return None
+    def locked(self):
+        """This row read again, locked to the end of the transaction.
 
-    # -- kept beside a state in the shared cache (tracker/views.py)
+        On PostgreSQL the lock queues writers; SQLite's IMMEDIATE transactions
+        already serialise every writer (`select_for_update` is a no-op there).
+        """
+        return type(self).objects.select_for_update().get(pk=self.pk)
 
-    def as_kept(self):
-        """The row as the shared cache keeps it beside its state: the fields'
-        values, and the ids of the events the state replayed (`event_ids`), not
-        the pickled model, which pickled Django's bookkeeping with them and was
-        read back through it (a third of what pickling a state cost)."""
-        values = tuple(getattr(self, name) for name in _attnames(type(self)))
-        return (self._state.db, values, getattr(self, "event_ids", None))
 
-    @classmethod
-    def from_kept(cls, kept):
-        """The game `as_kept` kept, made as a game read from the database is."""
-        db, values, event_ids = kept
-        game = cls.from_db(db, _attnames(cls), values)
-        if event_ids is not None:
-            game.event_ids = event_ids
-        return game
+class Game(Linked):
+    FORMATS = [(name, spec.label) for name, spec in rules.FORMATS.items()]
+
+    format = models.CharField(max_length=10, choices=FORMATS)
+    rules = models.JSONField(help_text="Table rules with every default filled in.")
+    first_dealer = models.PositiveSmallIntegerField(help_text="Seat of the first dealer, from 1.")
+    # What the latest change did, in the words a phone whose form went stale is
+    # told ("Someone else just deleted deal 2"): a note about the history, not a figure.
+    last_change = models.CharField(max_length=80, blank=True, default="", editable=False)
+    table = models.ForeignKey(
+        "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
+
+    edit_url_name, view_url_name = "game", "watch"
+
+    class Meta(Linked.Meta):
+        indexes = [models.Index(fields=["created_from", "created_at"], name="game_creations")]
 
     # -- reading
 
     def seat_names(self):
-        if self._prefetched("players"):
-            return [p.name for p in self.players.all()]
-        return [name for (name,) in self._rows_of(Player, ("name",), "seat")]
+        return [p.name for p in self.players.all()]
 
     def history(self):
         """The events as the game document has them.
 
-        Their ids are kept, in the same order, in `self.event_ids`: read in
-        the same query, so a page's Edit and Undo links name the rows it shows.
-        Three columns by one plain SQL statement, the data decoded in one go: the
-        ORM's per-row converters and JSON decoding were most of a long history's read.
+        Their ids are kept, in the same order, in `self.event_ids`: read in the
+        same query, so a page's Edit and Undo links name the rows it shows.
         """
-        if self._prefetched("events"):  # a table's games, read in one query
-            rows = [(e.serial, e.type, e.data) for e in self.events.all()]
-        else:
-            rows = self._rows_of(Event, ("serial", "type", "data"), "position")
-        self.event_ids = [serial for serial, _, _ in rows]
-        data = _json_objects([data for _, _, data in rows])
-        return [{"type": kind, **fields} for (_, kind, _), fields in zip(rows, data, strict=True)]
-
-    def _rows_of(self, model, columns, order):
-        """`columns` of this game's rows of `model` (Player, Event) in `order`,
-        by one SELECT written once per process (`_sql_once`)."""
-        sql = _sql_once(
-            ("rows", model, columns, order),
-            lambda quote: (
-                f"SELECT {', '.join(quote(c) for c in columns)} FROM {quote(model._meta.db_table)}"
-                f" WHERE {quote(model._meta.get_field('game').column)} = %s ORDER BY {quote(order)}"
-            ),
-        )
-        with _database().cursor() as cursor:
-            cursor.execute(sql, [self.pk])
-            return cursor.fetchall()
-
-    def _prefetched(self, name):
-        """Whether `prefetch_related` already read this game's `name` rows."""
-        return name in getattr(self, "_prefetched_objects_cache", {})
+        events = list(self.events.all())
+        self.event_ids = [e.serial for e in events]
+        return [e.as_dict() for e in events]
 
     def replay(self, history=None, names=None):
-        names = names if names is not None else self.seat_names()
+        names = self.seat_names() if names is None else names
         history = self.history() if history is None else history
         return rules.replay(self.format, self.rules, names, history, names[self.first_dealer - 1])
 
@@ -284,12 +141,12 @@ class Game(models.Model):
         return self.replay()
 
     def as_document(self):
-        return document.write(*self._input_and_state())
+        return document.write(*self.input_and_state())
 
     def as_csv(self):
-        return sheet.write_csv(*self._input_and_state())
+        return sheet.write_csv(*self.input_and_state())
 
-    def _input_and_state(self):
+    def input_and_state(self):
         """The input part of the game document, and the state its history replays to."""
         names = self.seat_names()
         history = self.history()
@@ -304,7 +161,7 @@ class Game(models.Model):
         }
         return game, self.replay(history, names)
 
-    # -- changing
+    # -- making
 
     @classmethod
     @transaction.atomic
@@ -331,25 +188,25 @@ class Game(models.Model):
                 "history": list(history),
             }
         )
-        return cls._store(game_doc, state, created_from, table)
+        return cls.store(game_doc, state, created_from, table)
 
     @classmethod
     @transaction.atomic
     def import_document(cls, doc, created_from="", table=None):
         """Create a game from a game document; nothing is created if it is refused."""
         game_doc, state = document.read(doc)
-        return cls._store(game_doc, state, created_from, table)
+        return cls.store(game_doc, state, created_from, table)
 
     @classmethod
     @transaction.atomic
     def import_csv(cls, text, created_from=""):
         """Create a game from the CSV the tracker writes; refusals name the row."""
         game_doc, state = sheet.load_csv(text)
-        return cls._store(game_doc, state, created_from)
+        return cls.store(game_doc, state, created_from)
 
     @classmethod
-    def _store(cls, game_doc, state, created_from="", table=None, bump_table=True, **kept):
-        """Save a checked game; `kept` carries a backup's tokens and dates.
+    def store(cls, game_doc, state, created_from="", table=None, bump_table=True, **kept):
+        """Save a game the engine has checked; `kept` carries a backup's tokens and dates.
 
         A game made for a table is a change to the table: its revision is
         bumped, unless the caller (one change making several games) bumps it.
@@ -376,16 +233,7 @@ class Game(models.Model):
             table.bump()
         return game
 
-    def locked(self):
-        """This game, re-read with a row lock held to the end of the transaction.
-
-        On PostgreSQL the lock queues writers to one game; SQLite's IMMEDIATE
-        transactions already serialise every writer.
-        """
-        game = Game._row_by(Game._meta.pk.column, self.pk, lock=True)
-        if game is None:
-            raise Game.DoesNotExist("Game matching query does not exist.")
-        return game
+    # -- changing
 
     @transaction.atomic
     def add_event(self, event, made_against, state=None):
@@ -394,32 +242,21 @@ class Game(models.Model):
         `made_against` is the revision the form was made against: if another
         phone changed the history first, StaleHistory is raised before the
         event is looked at and nothing changes, so a retried post is recorded
-        once and never on the wrong history.
-        `state`, when given, is this game's state as read at `self.revision`:
-        if the locked row still has that revision the history is unchanged,
-        so the event is checked against that state instead of replaying it all.
+        once and never on the wrong history. `state`: this game's state as the
+        caller read it at that revision (with `history`), so it is not replayed again.
         """
-        revision = None
-        if state is not None and hasattr(self, "event_ids"):
-            # Only the locked revision is read: when it is still this game's,
-            # the history is the one `state` replayed.
-            revision = self._locked_revision()
-            if revision != made_against:
-                raise StaleHistory(revision)
-        if revision is None or revision != self.revision:
-            game = self._locked_at(made_against)
-            state = game.replay()
-            ids = game.event_ids
-            self.revision = game.revision
-        else:
+        game = self.locked_at(made_against)
+        if state is None or getattr(self, "event_ids", None) is None:
+            state, ids = game.replay(), game.event_ids
+        else:  # the revision is the one read: the history is the one `state` replayed
             ids = self.event_ids
-        if event["type"] == "join" and self.table_id is not None:
-            self._seat_as_member(" ".join(str(event.get("player", "")).split()))
+        if event["type"] == "join" and game.table_id is not None:
+            game.seat_as_member(" ".join(str(event.get("player", "")).split()))
         rules.apply(state, event)  # refuses before it changes anything
-        serial = self.revision + 1  # revisions only grow: an id is never given twice
-        Event.insert(self.pk, len(ids), serial, event)
+        serial = game.revision + 1  # revisions only grow: an id is never given twice
+        Event.from_dict(game, len(ids), event, serial).save()
         self.event_ids = [*ids, serial]
-        self.bump(_added(state.recent_rows(1)[0]))
+        self._bump(game, _added(state.rows[-1]))
         return state
 
     @transaction.atomic
@@ -429,7 +266,7 @@ class Game(models.Model):
         Raises StaleHistory if the history changed since `made_against`, and
         Event.DoesNotExist if no deal of this game has that id.
         """
-        game = self._locked_at(made_against)
+        game = self.locked_at(made_against)
         stored = game.events.get(serial=event_id, type="deal")
         history = game.history()
         history[stored.position] = event
@@ -448,7 +285,7 @@ class Game(models.Model):
         Event.DoesNotExist if no event of this game has that id. The rows
         after it keep their ids: only their positions move.
         """
-        game = self._locked_at(made_against)
+        game = self.locked_at(made_against)
         events = list(game.events.all())
         gone = next((e for e in events if e.serial == event_id), None)
         if gone is None:
@@ -468,7 +305,14 @@ class Game(models.Model):
         self._bump(game, _removed(gone, deals))
         return state
 
-    def _seat_as_member(self, name):
+    def locked_at(self, made_against):
+        """This game locked, if its history is still at revision `made_against`."""
+        game = self.locked()
+        if made_against != game.revision:
+            raise StaleHistory(game.revision)
+        return game
+
+    def seat_as_member(self, name):
         """A player who joins a table's game becomes a member of the table
         (shared/docs/tables.md), so the members' money always adds up to 0.
         Made before the engine checks the join: if it refuses, the transaction
@@ -483,48 +327,13 @@ class Game(models.Model):
         if added:
             table.bump()
 
-    def _locked_at(self, made_against):
-        """This game locked, if its history is still at revision `made_against`."""
-        game = self.locked()
-        if made_against != game.revision:
-            raise StaleHistory(game.revision)
-        return game
-
-    def _locked_revision(self):
-        """The stored revision of this game, read with the row lock of `locked`."""
-        sql = Game._select_sql(("revision",), Game._meta.pk.column, lock=True)
-        with _database().cursor() as cursor:
-            cursor.execute(sql, [self.pk])
-            row = cursor.fetchone()
-        if row is None:
-            raise Game.DoesNotExist("Game matching query does not exist.")
-        return row[0]
-
-    def _bump(self, game, change):
-        self.revision = game.bump(change)
-        self.last_change, self.updated_at = game.last_change, game.updated_at
-
-    def bump(self, change=""):
-        """Count a change to the history, saying in words what it was.
-
-        One UPDATE written once per process (`_sql_once`), as
-        `save(update_fields=...)` would write it."""
-        self.revision += 1
+    def _bump(self, locked, change):
+        """Count a change to the history, saying in words what it was. Made
+        under the row lock of `locked` (this game read again), so the revision
+        after it is the locked one's and the next."""
+        self.revision = locked.revision + 1
         self.last_change = change[: Game._meta.get_field("last_change").max_length]
-        self.updated_at = timezone.now()
-        sql = _sql_once(
-            "bump",
-            lambda quote: (
-                f"UPDATE {quote(Game._meta.db_table)} SET "
-                + ", ".join(f"{quote(c)} = %s" for c in ("revision", "last_change", "updated_at"))
-                + f" WHERE {quote(Game._meta.pk.column)} = %s"
-            ),
-        )
-        connection = _database()
-        updated = Game._meta.get_field("updated_at").get_db_prep_value(self.updated_at, connection)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [self.revision, self.last_change, updated, self.pk])
-        return self.revision
+        self.save(update_fields=["revision", "last_change", "updated_at"])
 
 
 # How a player's coming or going is said after it was saved, and after it was
@@ -621,27 +430,6 @@ class Event(models.Model):
         stored.fill(event)
         return stored
 
-    @classmethod
-    def insert(cls, game_id, position, serial, event):
-        """Store `event` at `position`: the INSERT `save()` makes, written once per
-        process (`_sql_once`)."""
-        stored = cls(game_id=game_id, position=position, serial=serial)
-        stored.fill(event)
-        fields = [cls._meta.get_field(name) for name in _EVENT_COLUMNS]
-        sql = _sql_once(
-            "event",
-            lambda quote: (
-                f"INSERT INTO {quote(cls._meta.db_table)} "
-                f"({', '.join(quote(f.column) for f in fields)}) "
-                f"VALUES ({', '.join('%s' for _ in fields)})"
-            ),
-        )
-        stored.created_at = timezone.now()
-        connection = _database()
-        values = [f.get_db_prep_value(getattr(stored, f.attname), connection) for f in fields]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
-
     def fill(self, event):
         clean = document.clean_event(event)
         self.type = clean.pop("type")
@@ -681,51 +469,18 @@ def check_member_name(name):
     return name
 
 
-class Table(models.Model):
+class Table(Linked):
     """A family's table: its members and every game they play from it.
 
-    Its two links are made and looked up exactly as a game's are: random
-    tokens, found by their SHA-256 key and compared in constant time.
+    Its two links are made and looked up exactly as a game's are (`Linked`).
+    Its revision is bumped by every change to it: a member added or removed,
+    a game of the table made or imported.
     """
 
-    name = models.CharField(max_length=document.MAX_NAME_LENGTH)
-    edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
-    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
-    edit_key = models.CharField(max_length=64, unique=True, editable=False)
-    view_key = models.CharField(max_length=64, unique=True, editable=False)
-    created_from = models.CharField(
-        max_length=64, blank=True, editable=False, help_text="Keyed hash of the creator's address."
-    )
-    # Bumped by every change to the table (a member added or removed, a game of
-    # the table made or imported), so a form made before another phone's change,
-    # or the same post sent twice, is refused: a version number, not a score.
-    revision = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    edit_url_name, view_url_name = "table", "watch_table"
 
-    class Meta:
-        ordering = ["-updated_at"]
+    class Meta(Linked.Meta):
         indexes = [models.Index(fields=["created_from", "created_at"], name="table_creations")]
-
-    def __str__(self):
-        return self.name
-
-    def save(self, *args, **kwargs):
-        self.edit_key = token_key(self.edit_token)
-        self.view_key = token_key(self.view_token)
-        super().save(*args, **kwargs)
-
-    # The same lookup as a game's links, not a copy of it.
-    _link_field = vars(Game)["_link_field"]
-    _select_sql = vars(Game)["_select_sql"]
-    _row_by = vars(Game)["_row_by"]
-    by_link = vars(Game)["by_link"]
-
-    def get_absolute_url(self):
-        return reverse("table", args=[self.edit_token])
-
-    def get_view_url(self):
-        return reverse("watch_table", args=[self.view_token])
 
     def member_names(self):
         return [m.name for m in self.members.all()]
@@ -773,16 +528,13 @@ class Table(models.Model):
             raise MemberError(_("A table has at most %(n)s members") % {"n": MAX_MEMBERS}, field)
         return names
 
-    def locked(self):
-        return Table.objects.select_for_update().get(pk=self.pk)
-
     def locked_at(self, made_against):
         """This table re-read with its row locked, if it is still at revision `made_against`.
 
         Called inside the transaction that makes the change: a form made
         against an older revision (another phone's change came first, or the
         same post arrives twice) raises StaleTable before anything is checked
-        or changed. On SQLite the IMMEDIATE transaction already serialises writers.
+        or changed.
         """
         table = self.locked()
         if made_against != table.revision:
@@ -791,10 +543,9 @@ class Table(models.Model):
 
     def bump(self):
         """Count a change to the table (in the transaction that makes it)."""
-        Table.objects.filter(pk=self.pk).update(
-            revision=models.F("revision") + 1, updated_at=timezone.now()
-        )
-        self.revision = Table.objects.values_list("revision", flat=True).get(pk=self.pk)
+        self.revision = models.F("revision") + 1
+        self.save(update_fields=["revision", "updated_at"])
+        self.refresh_from_db(fields=["revision"])
         return self.revision
 
     @transaction.atomic
@@ -836,7 +587,8 @@ class Table(models.Model):
         return member
 
     def add_missing_members(self, names):
-        """Add the names that are not members yet (a game imported into the table)."""
+        """Add the names that are not members yet (a game imported into the table,
+        a player who joined one of its games)."""
         known = {m.name.casefold() for m in self.members.all()}
         missing = [n for n in names if n.casefold() not in known]
         if len(known) + len(missing) > MAX_MEMBERS:

@@ -90,13 +90,10 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
-                "tracker.context_processors.i18n",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            # {% url %} reversing each link once per process (tracker/urltag.py);
-            # {{ amount|money:state.rules }} on every page (tracker/rules/money_format.py).
-            "builtins": ["tracker.urltag", "tracker.templatetags.money"],
         },
     },
 ]
@@ -149,10 +146,10 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-# The cache all gunicorn workers share (tracker/cache.py): game pages rendered
-# once per revision of the history, and the state each revision replays to.
-# By default files in var/cache/ (no extra server); CACHE_URL (or REDIS_URL),
-# e.g. redis://127.0.0.1:6379/0, switches to Redis for several servers.
+# The cache every gunicorn worker shares: what is worked out once per revision
+# of a game (a table page's summary of each of its games). Django's file cache
+# in var/cache/ by default (no extra server); CACHE_URL (or REDIS_URL), e.g.
+# redis://127.0.0.1:6379/0, switches to Redis for several servers.
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
 CACHE_DIR = Path(os.environ.get("CACHE_DIR") or BASE_DIR / "var" / "cache")
 if CACHE_URL:
@@ -167,7 +164,7 @@ if CACHE_URL:
 else:
     CACHES = {
         "default": {
-            "BACKEND": "tracker.cache.SharedFileCache",
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": CACHE_DIR,
             "TIMEOUT": 3600,
             "OPTIONS": {"MAX_ENTRIES": 5000},

@@ -8,6 +8,8 @@ games that changed since it was last shown. Nothing here is stored.
 
 from __future__ import annotations
 
+import json
+
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import prefetch_related_objects
@@ -168,14 +170,16 @@ class AlreadyHere(TableError):
 
 def _the_game(players, fmt, table_rules, first_dealer, history):
     """What makes two games the same game: players, rules and history (not the name)."""
-    return document.dumps(
+    # Keys sorted: PostgreSQL's jsonb keeps a stored object's keys in its own order.
+    return json.dumps(
         {
             "format": fmt,
             "rules": table_rules,
             "players": players,
             "first_dealer": first_dealer,
             "history": [document.clean_event(event) for event in history],
-        }
+        },
+        sort_keys=True,
     )
 
 
@@ -230,7 +234,7 @@ def add_game(table, game_doc, state, created_from="", **kept):
         table.add_missing_members(game_doc["players"])
     except MemberError as error:
         raise TableError(error.message) from None
-    return Game._store(game_doc, state, created_from, table, bump_table=False, **kept)
+    return Game.store(game_doc, state, created_from, table, bump_table=False, **kept)
 
 
 # ---------------------------------------------------------------- games from the table

@@ -18,7 +18,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-SOURCE = Path(__file__).with_name("sw.js")
+SOURCE = Path(__file__).resolve().parent.parent / "sw.js"
 
 # What every page loads; the worker keeps these from the first visit on.
 PRECACHE = [

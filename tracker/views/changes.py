@@ -1,0 +1,438 @@
+"""Changes to a game from its edit link: a deal saved, corrected or deleted, a
+rejoin, a player joining, sitting out, coming back or leaving, a split, the
+end of a session.
+
+Every change names the revision its form was made against (`made_against`).
+A form made before another phone's change, or the same post sent twice, is
+answered 409 with the game as it is now and what was typed filled in again;
+nothing is changed. A post without a whole-number version gets 400.
+"""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
+
+from .. import i18n, rules, scoreboard
+from ..forms import DealEntry, JoinEntry, split_share_errors, split_shares_typed
+from ..models import Event, Game, StaleHistory
+from .common import get_game_or_404, made_against, page_or_part
+from .games import game_context, show_game
+
+NO_VERSION = gettext_lazy(
+    "Nothing was saved: the form did not say which version of the game it was made for. "
+    "Here is the game as it is now."
+)
+
+
+def _back(request, game, state=None, notice=None):
+    """After a change: the new game part for htmx, a redirect otherwise.
+    `notice` says what else the change moved, shown once."""
+    if request.htmx:
+        if state is None:
+            game.refresh_from_db()
+            state = game.state()
+        return show_game(request, game, state, can_edit=True, notice=notice)
+    if notice:
+        messages.info(request, notice)
+    if request.GET.get("history") == "all":  # back to the page of every event
+        return redirect(game.get_absolute_url() + "?history=all")
+    return redirect(game)
+
+
+def _saved(request, game, state):
+    """The htmx answer to a deal saved from the deal form: the board, and out
+    of band the history and a fresh form (the live part other phones' polls
+    get), with the notice and the change slot emptied."""
+    context = game_context(request, game, state, True, oob=True)
+    response = render(request, "tracker/game.html#live", context)
+    response.content += render_to_string("tracker/game.html#saved").encode()
+    return reswap(retarget(response, "#board"), "outerHTML")
+
+
+def _still_at(game, version):
+    """Whether the stored history is still at `version` (read again, not from `game`)."""
+    return Game.objects.filter(pk=game.pk, revision=version).exists()
+
+
+def _stale(request, game, version, typed=None):
+    """The answer to a post made against another version of the game: the game as
+    it is now, the deal typed (if any) filled in again; 409, or 400 with no version."""
+    game.refresh_from_db()
+    fresh = game.state()
+    entry = None
+    if typed is not None and not fresh.finished:
+        entry = DealEntry(fresh, fresh.in_players, data=typed)
+    if version is None:
+        status, notice = 400, NO_VERSION
+    else:
+        new_score = gettext("Here is the new score.")
+        status, notice = 409, f"{i18n.someone_else(game.last_change)} {new_score}"
+    theirs = scoreboard.deal_summary(fresh, fresh.rows[-1]) if entry and fresh.rows else None
+    extra = {"notice": notice, "theirs": theirs}
+    if entry is not None:
+        extra["entry"] = entry
+    return show_game(request, game, fresh, True, status=status, **extra)
+
+
+def _refused(request, game, error, version=None):
+    """A change the engine refused, said above the board."""
+    if version is not None and not _still_at(game, version):
+        return _stale(request, game, version)
+    message = i18n.for_player(error)
+    message = message[:1].upper() + message[1:]
+    if request.htmx:
+        return show_game(request, game, game.state(), True, status=422, notice=message)
+    messages.error(request, message)
+    return redirect(game)
+
+
+@require_POST
+def add_deal(request, token):
+    game = get_game_or_404(token, can_edit=True)
+    version = made_against(request)
+    if version != game.revision:  # stale, before anything typed is looked at
+        return _stale(request, game, version, typed=request.POST)
+    state = game.state()
+    entry = DealEntry(state, state.in_players, data=request.POST)
+    if entry.nothing_typed and not state.finished:
+        # Save tapped on a blank form (a second tap landing on the fresh form
+        # after the first saved): nothing to save, and nothing to refuse.
+        return show_game(request, game, state, True)
+    if state.finished:
+        entry.errors["form"] = gettext("The game is over: no more deals.")
+    event = entry.event() if not state.finished else None
+    if event is not None:
+        try:
+            new_state = game.add_event(event, version, state=state)
+        except StaleHistory:
+            return _stale(request, game, version, typed=request.POST)
+        except rules.RuleError as error:
+            entry.add_error(error)
+        else:
+            if request.htmx:
+                return _saved(request, game, new_state)
+            return _back(request, game)
+    if not _still_at(game, version):  # the state read was already newer than the form
+        return _stale(request, game, version, typed=request.POST)
+    return show_game(request, game, state, True, status=422, entry=entry)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def edit_deal(request, token, event_id):
+    game = get_game_or_404(token, can_edit=True)
+    version = made_against(request) if request.method == "POST" else game.revision
+    if version != game.revision:
+        return _stale_edit(request, game, event_id, version)
+    found = _deal_before(game, event_id)
+    if found is None:
+        raise Http404("No such deal.")
+    history, position, before = found
+    playing = before.in_players
+    if request.method != "POST":
+        entry = DealEntry(before, playing, event=history[position])
+        return _edit_page(request, game, event_id, position, entry)
+    entry = DealEntry(before, playing, data=request.POST)
+    event = entry.event()
+    if event is not None:
+        old_state = game.replay(history)
+        try:
+            new_state = game.replace_event(event_id, event, version)
+        except (StaleHistory, Event.DoesNotExist):
+            return _stale_edit(request, game, event_id, version)
+        except rules.RuleError as error:
+            if error.event == position:
+                entry.add_error(error)
+            else:
+                what = _named(error, old_state)
+                entry.errors["form"] = gettext("Not saved: %(what)s") % {"what": what}
+        else:
+            moved = scoreboard.what_moved(old_state, new_state, position)
+            return _back(request, game, new_state, notice=moved)
+    if not _still_at(game, version):
+        return _stale_edit(request, game, event_id, version)
+    return _edit_page(request, game, event_id, position, entry, status=422)
+
+
+def _deal_before(game, event_id):
+    """(history, position, state before it) of the deal with that id, or None."""
+    history = game.history()
+    if event_id not in game.event_ids:
+        return None
+    position = game.event_ids.index(event_id)
+    if history[position]["type"] != "deal":
+        return None
+    return history, position, game.replay(history[:position])
+
+
+def _stale_edit(request, game, event_id, version):
+    """A correction made against another version: the same deal as it stands now,
+    with what was typed filled in again, or the game if the deal is gone."""
+    game.refresh_from_db()
+    found = _deal_before(game, event_id)
+    if found is None:
+        return _stale(request, game, version)
+    _, position, before = found
+    entry = DealEntry(before, before.in_players, data=request.POST)
+    if version is None:
+        status, notice = 400, NO_VERSION
+    else:
+        status = 409
+        again = gettext("Your correction is not saved: check it and save again.")
+        notice = f"{i18n.someone_else(game.last_change)} {again}"
+    return _edit_page(request, game, event_id, position, entry, status=status, notice=notice)
+
+
+def _edit_page(request, game, event_id, position, entry, status=200, notice=None):
+    context = {
+        "game": game,
+        "entry": entry,
+        "state": entry.state,
+        "event_id": event_id,
+        "notice": notice,
+        "number": sum(1 for e in game.history()[: position + 1] if e["type"] == "deal"),
+        "in_place": bool(request.htmx),
+        "query": "?history=all" if request.GET.get("history") == "all" else "",
+    }
+    response = page_or_part(request, "tracker/edit_deal.html", "edit-form", context, status)
+    if request.htmx and request.method == "POST":
+        # The form posts for the whole game; a refusal goes back in its own place.
+        response = reswap(retarget(response, "#edit-deal"), "outerHTML")
+    return response
+
+
+def _named(error, old_state, removed=None):
+    """What a correction would break, named as the screen shows it now.
+
+    `error.event` is an index in the changed history; `removed` is the index
+    deleted from it (so later events are one further on in the screen's list).
+    """
+    index = error.event
+    if index is not None and removed is not None and index >= removed:
+        index += 1
+    row = old_state.rows[index] if index is not None and index < len(old_state.rows) else None
+    message = i18n.for_player(error)
+    if row is None:
+        return gettext("a later event would no longer stand: %(why)s.") % {"why": message}
+    if row.type == "deal":
+        return gettext("deal %(n)s would no longer stand (%(why)s).") % {
+            "n": row.number,
+            "why": message,
+        }
+    before = sum(1 for r in old_state.rows[:index] if r.type == "deal")
+    if before:
+        when = gettext("after deal %(n)s") % {"n": before}
+    else:
+        when = gettext("before the first deal")
+    who, cannot, why = message.partition(" cannot ")
+    if cannot and ": " in why:  # English only: "Kiran cannot rejoin: the highest total ..."
+        verb, _, why = why.partition(": ")
+        return f"{who} could no longer {verb} {when}: {why}."
+    return gettext("%(event)s %(when)s would no longer stand (%(why)s).") % {
+        "event": gettext(EVENT_NAMES.get(row.type, f"the {row.type.replace('_', ' ')}")),
+        "when": when,
+        "why": message,
+    }
+
+
+# A history's event other than a deal, as `_named` names it.
+EVENT_NAMES = {
+    "rejoin": gettext_noop("the rejoin"),
+    "split": gettext_noop("the split"),
+    "end": gettext_noop("the end"),
+    "join": gettext_noop("the join"),
+    "sit_out": gettext_noop("the sit out"),
+    "sit_in": gettext_noop("the sit in"),
+    "leave": gettext_noop("the leave"),
+}
+
+
+@require_POST
+def delete_event(request, token, event_id):
+    game = get_game_or_404(token, can_edit=True)
+    version = made_against(request)
+    if version != game.revision:
+        return _stale(request, game, version)
+    old_history = game.history()
+    ids = game.event_ids
+    removed = ids.index(event_id) if event_id in ids else None
+    try:
+        state = game.delete_event(event_id, version)
+    except StaleHistory:
+        return _stale(request, game, version)
+    except Event.DoesNotExist:
+        raise Http404("No such deal.") from None
+    except rules.RuleError as error:
+        named = _named(error, game.replay(old_history), removed)
+        message = gettext("Not deleted: %(what)s") % {"what": named}
+        if request.htmx:
+            return show_game(request, game, game.state(), True, status=422, notice=message)
+        messages.error(request, message)
+        return redirect(game)
+    return _back(request, game, state)
+
+
+@require_POST
+def join(request, token):
+    """A new player takes a seat between deals: "Add a player"."""
+    game = get_game_or_404(token, can_edit=True)
+    version = made_against(request)
+    if version != game.revision:
+        return _stale(request, game, version)
+    state = game.state()
+    entry = JoinEntry(state, data=request.POST)
+    # When nobody may join now there is no form to show a refusal beside: the
+    # engine says why, as a notice.
+    shown = scoreboard.seating(state, "")["joinable"]
+    event = entry.event(check_name=shown)
+    if event is not None:
+        try:
+            new_state = game.add_event(event, version, state=state)
+        except StaleHistory:
+            return _stale(request, game, version)
+        except rules.RuleError as error:
+            if not shown:
+                return _refused(request, game, error, version)
+            if not _still_at(game, version):
+                return _stale(request, game, version)
+            entry.add_error(error)
+        else:
+            return _back(request, game, new_state)
+    return show_game(request, game, state, True, status=422, join_form=entry)
+
+
+def _player_change(request, token, kind):
+    """A rejoin, sit-out, back-in or leave: an event that names one player."""
+    game = get_game_or_404(token, can_edit=True)
+    version = made_against(request)
+    if version != game.revision:
+        return _stale(request, game, version)
+    name = request.POST.get("player", "")[:100]
+    try:
+        state = game.add_event({"type": kind, "player": name}, version)
+    except StaleHistory:
+        return _stale(request, game, version)
+    except rules.RuleError as error:
+        return _refused(request, game, error, version)
+    return _back(request, game, state)
+
+
+@require_POST
+def rejoin(request, token):
+    return _player_change(request, token, "rejoin")
+
+
+@require_POST
+def sit_out(request, token):
+    return _player_change(request, token, "sit_out")
+
+
+@require_POST
+def sit_in(request, token):
+    return _player_change(request, token, "sit_in")
+
+
+@require_POST
+def leave(request, token):
+    return _player_change(request, token, "leave")
+
+
+@require_POST
+def end_session(request, token):
+    game = get_game_or_404(token, can_edit=True)
+    version = made_against(request)
+    if version != game.revision:
+        return _stale(request, game, version)
+    try:
+        state = game.add_event({"type": "end"}, version)
+    except StaleHistory:
+        return _stale(request, game, version)
+    except rules.RuleError as error:
+        return _refused(request, game, error, version)
+    return _back(request, game, state)
+
+
+SPLIT_METHODS = [
+    ("drops", gettext_noop("By drops left")),
+    ("equal", gettext_noop("Equally")),
+    ("custom", gettext_noop("Typed amounts")),
+]
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def split(request, token):
+    game = get_game_or_404(token, can_edit=True)
+    confirmed = request.method == "POST" and "confirm" in request.POST
+    version = made_against(request) if confirmed else None
+    stale = confirmed and version != game.revision
+    if stale and version is None:
+        return _stale(request, game, version)
+    state = game.state()
+    if not state.can_split:
+        if stale or (confirmed and not _still_at(game, version)):
+            return _stale(request, game, version)
+        if request.method == "POST":
+            refusal = rules.RuleError(gettext_noop("a split needs two or three players still in"))
+            return _refused(request, game, refusal)
+        raise Http404("This game cannot be split now.")
+    data = request.POST if request.method == "POST" else request.GET
+    method = data.get("method", "drops")
+    method = method if method in rules.SPLIT_METHODS else "drops"
+    typed = split_shares_typed(state, data) if method == "custom" else None
+    error = None
+    shares = None
+    share_errors = split_share_errors(state, typed) if typed else {}
+    try:
+        shares = state.split_shares(method, typed)
+    except rules.RuleError as refused:
+        if (request.method == "POST" and not stale) or any(typed.values() if typed else []):
+            error = refused
+    if error is not None and error.player and method == "custom":
+        share_errors.setdefault(error.player, i18n.sentence(error))
+    if share_errors:  # each share's refusal is beside its box
+        error = rules.RuleError(gettext_noop("check the shares marked above"), field="shares")
+    if confirmed and not stale and error is None:
+        event = {"type": "split", "method": method}
+        if method == "custom":
+            event["shares"] = typed
+        try:
+            new_state = game.add_event(event, version)
+        except StaleHistory:
+            return _stale(request, game, version)
+        except rules.RuleError as refused:
+            return _refused(request, game, refused, version)
+        return _back(request, game, new_state)
+    if confirmed and not stale and not _still_at(game, version):
+        return _stale(request, game, version)
+    notice = None
+    if stale:  # the pot can still be split: the page again, as typed, on the new score
+        again = gettext("Nothing was split: check the shares and split again.")
+        notice = f"{i18n.someone_else(game.last_change)} {again}"
+    context = {
+        "game": game,
+        "state": state,
+        "method": method,
+        "methods": SPLIT_METHODS,
+        "error": error,
+        "error_text": i18n.for_player(error) if error else "",
+        "rows": [
+            {
+                "player": p,
+                "typed": (typed or {}).get(p.name, ""),
+                "share": (shares or {}).get(p.name),
+                "error": share_errors.get(p.name),
+            }
+            for p in state.in_players
+        ],
+        "notice": notice,
+        "in_place": bool(request.htmx),
+        "query": "?history=all" if request.GET.get("history") == "all" else "",
+    }
+    status = 409 if stale else 422 if error else 200
+    response = page_or_part(request, "tracker/split.html", "split-panel", context, status)
+    if request.htmx and request.method == "POST":
+        response = reswap(retarget(response, "#split"), "outerHTML")
+    return response

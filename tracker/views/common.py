@@ -1,0 +1,121 @@
+"""What every view shares: finding a game or table by its link, the version a
+form was made against, this browser's list of games and tables, the client's
+allowance of new games, and answering a page or its htmx part."""
+
+import hmac
+from datetime import timedelta
+
+from django.conf import settings
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy
+
+from ..models import Game, Table
+
+
+def get_game_or_404(token, can_edit):
+    game = Game.by_link(token, can_edit)
+    if game is None:
+        raise Http404("No game has that link.")
+    return game
+
+
+def get_table_or_404(token, can_edit):
+    table = Table.by_link(token, can_edit)
+    if table is None:
+        raise Http404("No table has that link.")
+    return table
+
+
+def page_or_part(request, template, part, context, status=200):
+    """The whole page, or for htmx only its `part` (a partial of the same template)."""
+    name = f"{template}#{part}" if request.htmx else template
+    return render(request, name, context, status=status)
+
+
+def made_against(request):
+    """The revision the posted form was made against, or None if it is missing or
+    not a plain whole number: such a post is refused, never saved unchecked."""
+    typed = request.POST.get("version", "")
+    if typed.isascii() and typed.isdigit() and len(typed) <= 10:
+        return int(typed)
+    return None
+
+
+# -- this browser's games and tables (the home page lists them)
+
+YOUR_GAMES, YOUR_GAMES_KEPT = "games", 30  # session key, how many
+YOUR_TABLES, YOUR_TABLES_KEPT = "tables", 20
+
+
+def remember(request, linked, can_edit):
+    """Add a game (or a table) to this browser's list; an edit link outranks a view link."""
+    key, most = (
+        (YOUR_TABLES, YOUR_TABLES_KEPT)
+        if isinstance(linked, Table)
+        else (
+            YOUR_GAMES,
+            YOUR_GAMES_KEPT,
+        )
+    )
+    kept = request.session.get(key, [])
+    entry = [linked.token(can_edit), can_edit]
+    if entry in kept or (not can_edit and [linked.edit_token, True] in kept):
+        return
+    if can_edit:
+        kept = [e for e in kept if e[0] != linked.view_token]
+    request.session[key] = [entry, *kept][:most]
+
+
+def remembered(request, model):
+    """(rows, edit tokens) of this browser's games (or tables), any order."""
+    kept = request.session.get(YOUR_TABLES if model is Table else YOUR_GAMES, [])
+    edit = [token for token, can_edit in kept if can_edit]
+    view = [token for token, can_edit in kept if not can_edit]
+    rows = model.objects.filter(edit_token__in=edit) | model.objects.filter(view_token__in=view)
+    return rows, set(edit)
+
+
+# -- new games per client address
+
+TOO_MANY = gettext_lazy("Too many new games from this address in the last hour. Try again later.")
+TOO_MANY_TABLES = gettext_lazy(
+    "Too many new tables from this address in the last hour. Try again later."
+)
+
+
+def client_key(request):
+    """A keyed hash of the client's address: enough to count, nothing to leak."""
+    address = request.META.get("REMOTE_ADDR", "")
+    if settings.BEHIND_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        address = forwarded.split(",")[0].strip() or address
+    return hmac.new(settings.SECRET_KEY.encode(), address.encode(), "sha256").hexdigest()
+
+
+def too_many(request, model=Game):
+    """New games (or tables) per address per hour are limited, so a script cannot
+    fill the database. Counted in the database: it holds across workers and servers."""
+    since = timezone.now() - timedelta(hours=1)
+    made = model.objects.filter(created_from=client_key(request), created_at__gte=since)
+    return made.count() >= settings.GAMES_PER_HOUR
+
+
+# -- answers that are files
+
+MAX_UPLOAD = 2_000_000  # bytes: a thousand-deal game is well under 1 MB
+
+
+def svg(body, cache_control="private, max-age=86400"):
+    response = HttpResponse(body, content_type="image/svg+xml")
+    response["Cache-Control"] = cache_control
+    return response
+
+
+def download(name, body, content_type, extension):
+    response = HttpResponse(body, content_type=content_type)
+    filename = slugify(name) or "game"
+    response["Content-Disposition"] = f'attachment; filename="{filename}.{extension}"'
+    return response

@@ -1,0 +1,278 @@
+"""The game screens: the home page, a new game, an imported game, the game
+screen (edit link) and the same screen read-only (view link), its live part,
+its QR codes, downloads and chart.
+
+Every form posts and redirects back without JavaScript (Post/Redirect/Get);
+an htmx request gets the re-rendered part of the same template instead.
+"""
+
+from decimal import Decimal
+
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_http_methods, require_safe
+from django_htmx.http import HttpResponseClientRedirect
+
+from .. import document, i18n, rules, scoreboard, share
+from ..chart import running_totals_svg
+from ..forms import FORMAT_CHOICES, DealEntry, JoinEntry, NewGame
+from ..models import Game, Table
+from .common import (
+    MAX_UPLOAD,
+    TOO_MANY,
+    client_key,
+    download,
+    get_game_or_404,
+    page_or_part,
+    remember,
+    remembered,
+    svg,
+    too_many,
+)
+
+
+@require_safe
+def home(request):
+    show = request.GET.get("show", "")
+    show = show if show in ("in_progress", "finished") else ""
+    context = {"games": _your_games(request, show), "show": show, "tables": _your_tables(request)}
+    return page_or_part(request, "tracker/home.html", "your-games", context)
+
+
+def _your_games(request, show):
+    games, edit = remembered(request, Game)
+    listed = []
+    for game in games.prefetch_related("players", "events").order_by("-updated_at"):
+        state = game.state()
+        if show and state.status != show:
+            continue
+        url = game.get_absolute_url() if game.edit_token in edit else game.get_view_url()
+        listed.append({"game": game, "state": state, "url": url})
+    return listed
+
+
+def _your_tables(request):
+    """The tables this browser opened, newest change first, each with its link."""
+    from django.db.models import Count, Max
+
+    tables, edit = remembered(request, Table)
+    tables = tables.annotate(last_game=Max("games__updated_at"), game_count=Count("games"))
+    listed = [
+        {
+            "table": t,
+            "url": t.get_absolute_url() if t.edit_token in edit else t.get_view_url(),
+            "when": max(t.updated_at, t.last_game or t.updated_at),
+        }
+        for t in tables
+    ]
+    return sorted(listed, key=lambda item: item["when"], reverse=True)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def new_game(request):
+    context = {"formats": FORMAT_CHOICES}
+    if request.method != "POST":
+        return render(request, "tracker/new_game.html", {**context, "form": NewGame()})
+    form = NewGame(request.POST)
+    context["form"] = form
+    action = request.POST.get("action", "")
+    if action and form.edit_seats(action):
+        # A seat or format button: show the form again, nothing is saved.
+        return page_or_part(request, "tracker/new_game.html", "form", context)
+    fmt, table_rules = form.table_rules()
+    names, dealer = form.seats()
+    form.check_rules(fmt, table_rules)
+    status = 422
+    if not form.errors and too_many(request):
+        form.errors["form"] = TOO_MANY
+        status = 429
+    if not form.errors:
+        try:
+            game = Game.create(
+                fmt, table_rules, names, dealer, name=form.name, created_from=client_key(request)
+            )
+        except rules.RuleError as error:
+            form.add_error(error)
+        else:
+            remember(request, game, can_edit=True)
+            if request.htmx:
+                return HttpResponseClientRedirect(game.get_absolute_url())
+            return redirect(game)
+    return page_or_part(request, "tracker/new_game.html", "form", context, status=status)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def import_game(request):
+    if request.method != "POST":
+        return render(request, "tracker/import.html")
+    if too_many(request):
+        return render(request, "tracker/import.html", {"error": TOO_MANY}, status=429)
+    upload = request.FILES.get("file")
+    error = None
+    if upload is None:
+        error = gettext("Choose a game file (.json) to import.")
+    elif upload.size > MAX_UPLOAD:
+        error = gettext("That file is too big to be a game.")
+    else:
+        try:
+            text = upload.read().decode("utf-8-sig")
+            creator = client_key(request)
+            if text.lstrip().startswith("{") or upload.name.lower().endswith(".json"):
+                game = Game.import_document(document.loads(text), created_from=creator)
+            else:
+                game = Game.import_csv(text, created_from=creator)
+        except UnicodeDecodeError:
+            error = gettext("That file is not a text file.")
+        except rules.RuleError as refused:
+            error = gettext("Not imported: %(why)s") % {"why": _readable(refused)}
+    if error:
+        return render(request, "tracker/import.html", {"error": error}, status=422)
+    remember(request, game, can_edit=True)
+    return redirect(game)
+
+
+def _readable(error):
+    """An import refusal as a family reads it: "Deal 1, Ravi: points must be ..."
+    (the import command keeps the document's own path, history[0] and the key)."""
+    where = ""
+    if error.event is not None:
+        label = error.label or "event"
+        if label.startswith("deal"):
+            deal = i18n.phrase(label)  # "Deal 4"
+            where = deal[:1].upper() + deal[1:]
+        else:
+            where = gettext("Event %(n)s (%(type)s)") % {
+                "n": error.event + 1,
+                "type": label.replace("_", " "),
+            }
+    message = i18n.refusal(error)
+    if error.player and not error.message.startswith(f"{error.player} "):
+        where = f"{where}, {error.player}" if where else error.player
+    text = f"{where}: {message}" if where else message
+    return text if text.endswith((".", "।")) else i18n.full_stop(text)
+
+
+# -- the game screen
+
+
+def game_context(request, game, state, can_edit, **extra):
+    """What the game screen shows of `game` at `state` (read or replayed by the caller)."""
+    all_events = request.GET.get("history") == "all"
+    query = "?history=all" if all_events else ""
+    token = game.token(can_edit)
+    prefix = "" if can_edit else "watch_"
+    if can_edit and not state.finished and "entry" not in extra:
+        extra["entry"] = DealEntry(state, state.in_players)
+    limit = None if all_events else scoreboard.RECENT
+    if not hasattr(game, "event_ids"):
+        game.history()
+    fee = Decimal(state.rules.get("entry_fee", "0"))
+    pot_after_join = rules.money(state.pot + fee)
+    live_url = reverse("live" if can_edit else "watch_live", args=[token])
+    join_form = extra.pop("join_form", None) or JoinEntry(state)
+    return {
+        "game": game,
+        "state": state,
+        "can_edit": can_edit,
+        "all_events": all_events,
+        "query": query,
+        "live_url": f"{live_url}?v={game.revision}" + ("&history=all" if all_events else ""),
+        "json_url": reverse(f"{prefix}json", args=[token]),
+        "csv_url": reverse(f"{prefix}csv", args=[token]),
+        "chart_url": reverse(f"{prefix}chart", args=[token]),
+        "view_qr_url": (
+            reverse("qr", args=[token, "view"]) if can_edit else reverse("watch_qr", args=[token])
+        ),
+        # The deal form's "discard it" link, beside the other phone's deal.
+        "page_url": game.get_absolute_url() + query,
+        "format_label": scoreboard.format_label(game.format),
+        "standings": scoreboard.standings(state),
+        "history": scoreboard.history(state, game.event_ids, limit),
+        "events_hidden": max(0, state.row_count - limit) if limit else 0,
+        "banner": scoreboard.banner(state),
+        "settlement": scoreboard.settlement(state),
+        "figure_name": scoreboard.figure_name(state),
+        "figure_plural": scoreboard.figure_plural(state),
+        "rejoin_notes": scoreboard.rejoin_notes(state) if can_edit else [],
+        "pot": rules.money(state.pot),
+        **scoreboard.layout(state, rules.money(state.pot)),
+        "rejoins": [
+            {"name": name, "start": state.rejoin_total(), "pot": pot_after_join}
+            for name in state.can_rejoin
+        ],
+        "seating": scoreboard.seating(state, pot_after_join),
+        "join_form": join_form,
+        **extra,
+    }
+
+
+def show_game(request, game, state, can_edit, status=200, **extra):
+    """The game screen, or its `#game` part for htmx."""
+    context = game_context(request, game, state, can_edit, **extra)
+    return page_or_part(request, "tracker/game.html", "game", context, status=status)
+
+
+@gzip_page  # the first load of a game: about 20 KB of HTML, 4 KB compressed
+@require_safe
+def game(request, token, can_edit):
+    game = get_game_or_404(token, can_edit)
+    remember(request, game, can_edit)
+    return show_game(request, game, game.state(), can_edit)
+
+
+@require_safe
+def live(request, token, can_edit):
+    """The poll of the scoreboard: 204 while nothing changed, else the new board
+    (and out of band the history and a fresh deal form)."""
+    game = get_game_or_404(token, can_edit)
+    if request.GET.get("v") == str(game.revision):
+        response = HttpResponse(status=204)
+    else:
+        context = game_context(request, game, game.state(), can_edit, oob=True)
+        response = render(request, "tracker/game.html#live", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_safe
+def qr_code(request, token, can_edit, kind="view"):
+    """The QR code of a game link, as SVG. The edit link's code needs the edit link."""
+    game = get_game_or_404(token, can_edit)
+    if kind == "edit":
+        url, title = game.get_absolute_url(), gettext("QR code of the edit link")
+    else:
+        url, title = game.get_view_url(), gettext("QR code of the view link")
+    return svg(share.qr_svg(request.build_absolute_uri(url), title=title))
+
+
+@require_safe
+def download_json(request, token, can_edit):
+    game = get_game_or_404(token, can_edit)
+    return download(game.name, document.dumps(game.as_document()), "application/json", "json")
+
+
+@require_safe
+def download_csv(request, token, can_edit):
+    game = get_game_or_404(token, can_edit)
+    # A byte-order mark, so spreadsheet programs read names in any script.
+    return download(game.name, "\ufeff" + game.as_csv(), "text/csv; charset=utf-8", "csv")
+
+
+@require_safe
+def chart(request, token, can_edit):
+    game = get_game_or_404(token, can_edit)
+    title = gettext("%(name)s: running totals") % {"name": game.name}
+    return svg(running_totals_svg(game.state(), title=title), cache_control="no-cache")
+
+
+@require_safe
+def favicon(request):
+    return redirect(static("favicon.svg"), permanent=True)
+
+
+def not_found(request, exception=None):
+    return render(request, "404.html", status=404)
