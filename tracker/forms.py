@@ -1,16 +1,27 @@
-"""Forms turn what was typed into events and table rules for the rules engine.
+"""The forms: what was typed, checked through Django's forms and turned into
+events and table rules for the rules engine.
 
-They check only what the engine cannot see (is it a number at all?); every
-rule is left to the rules engine (`tracker/rules/`), whose refusals are put back beside the field
-they name, so the pages and the import command refuse with the same words.
+A form checks only what the engine cannot see (is it a number at all, was a
+field sent twice?); every rule is left to the rules engine (`tracker/rules/`),
+whose refusals are put back beside the field they name (`refuse`), so the
+pages and the import command refuse with the same words. Every message goes
+through gettext.
+
+Field names use seats (`winner` = seat, `r<seat>` = a result's kind,
+`p<seat>` = a typed figure, `s<seat>` = a typed share), never names, so any
+name is safe in a form.
 """
 
 import re
 from decimal import Decimal, InvalidOperation
 
-from django.utils.translation import gettext
+from django import forms
+from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.translation import gettext, gettext_noop
 
-from . import i18n, rules
+from . import document, i18n, rules
+from .models import MemberError, Table, check_member_name
+from .scoreboard import said
 
 # One tap picks the format: (key, label, format, fixed rules), from the registry.
 FORMAT_CHOICES = [
@@ -22,11 +33,13 @@ FORMATS_BY_KEY = {key: (label, fmt, fixed) for key, label, fmt, fixed in FORMAT_
 TABLE_RULES = {name: list(spec.form_rules) for name, spec in rules.FORMATS.items()}
 RULE_INPUTS = {name: dict(spec.rule_inputs) for name, spec in rules.FORMATS.items()}
 _ALL_INPUTS = {key: i for inputs in RULE_INPUTS.values() for key, i in inputs.items()}
-WHOLE_RULES = {key for key, i in _ALL_INPUTS.items() if i.kind == "whole"}
+ALL_RULES = sorted(_ALL_INPUTS)
 FLAG_RULES = {key for key, i in _ALL_INPUTS.items() if i.kind == "flag"}
 # The rules typed beside a preset ("Pool, other limit"): read from every form.
 TYPED_RULES = sorted({p.typed for p, _ in rules.PRESETS.values() if p.typed})
 MAX_TYPED = 16  # characters: longer than any figure or choice the rules allow ("winner_collects")
+# The kind of a result typed as a number, beside the result words (first_drop, ...).
+TYPED = rules.TYPED_RESULT
 
 
 def format_rules(key, typed=None):
@@ -54,12 +67,10 @@ def capitalized(text):
 
 def shown(value):
     """A rule as the form shows it."""
-    if value is None:
+    if value is None or value is False:
         return ""
     if value is True:
         return "on"
-    if value is False:
-        return ""
     return str(value)
 
 
@@ -70,327 +81,185 @@ def parse_whole(text):
     return int(text)
 
 
-class NewGame:
-    """The new-game form: format, seats, first dealer and table rules.
-
-    A plain class rather than a Django Form: the seats are a list the player
-    edits (add, remove, move) by posting the form back, which works the same
-    with and without JavaScript.
-    """
-
-    def __init__(self, data=None):
-        self.errors = {}
-        self.data = data
-        if data is None:
-            self.key = FORMAT_CHOICES[0][0]
-            self.typed = {p.typed: p.initial for p, _ in rules.PRESETS.values() if p.typed}
-            self.name = ""
-            self.players = ["", "", "", ""]
-            self.dealer = 0
-            self.rules_for = self.key
-            self.rule_values = {k: shown(v) for k, v in defaults_for(self.key).items()}
-            return
-        self.key = data.get("format", FORMAT_CHOICES[0][0])
-        if self.key not in FORMATS_BY_KEY:
-            self.errors["format"] = "Pick a format"
-            self.key = FORMAT_CHOICES[0][0]
-        self.typed = {key: (data.get(key) or "").strip()[:MAX_TYPED] for key in TYPED_RULES}
-        self.name = (data.get("name") or "")[:200]
-        self.players = [str(p)[:200] for p in data.getlist("player")][: rules.MAX_PLAYERS + 1]
-        try:
-            self.dealer = int(data.get("dealer", 0))
-        except ValueError:
-            self.dealer = 0
-        self.rules_for = data.get("rules_for", self.key)
-        if self.rules_for not in FORMATS_BY_KEY:
-            self.rules_for = self.key
-        # A rule not posted at all keeps the default it was filled with (a blank
-        # box is posted, and means "none" for a rule that may be empty).
-        filled = {k: shown(v) for k, v in self._defaults(self.rules_for).items()}
-        self.rule_values = {
-            key: (data.get(key) or "").strip()[:MAX_TYPED] if key in data else filled.get(key, "")
-            for key in set().union(*TABLE_RULES.values())
-        }
-        # An unticked box is not posted at all: read the boxes only when the
-        # form that shows them was posted.
-        self.rules_shown = bool(data.get("rules_shown"))
-        for key in FLAG_RULES:
-            if self.rules_shown:
-                self.rule_values[key] = "on" if data.get(key) else ""
-            else:
-                self.rule_values[key] = shown(self._defaults(self.rules_for).get(key))
-
-    @property
-    def fmt(self):
-        return FORMATS_BY_KEY[self.key][1]
-
-    @property
-    def preset(self):
-        """The preset tapped: its typed rule (`preset.typed`) is shown beside it."""
-        return rules.PRESETS[self.key][0]
-
-    @property
-    def typed_value(self):
-        return self.typed.get(self.preset.typed, "")
-
-    @property
-    def format_errors(self):
-        """Refusals shown under the format: the format itself and the rule typed beside it
-        (unless the table rules show that rule, where its refusal then goes)."""
-        keys = {"format"} | {f"rules.{k}" for k in TYPED_RULES if k not in TABLE_RULES[self.fmt]}
-        return [message for key, message in self.errors.items() if key in keys]
-
-    # -- the seat list, edited by posting the form back
-
-    def edit_seats(self, action):
-        """Apply an add / remove / up / down button; returns True if it was one."""
-        what, _, where = (action or "").partition("-")
-        try:
-            seat = int(where) if where else None
-        except ValueError:
-            return False
-        players = self.players
-        if what == "add" and len(players) < rules.MAX_PLAYERS:
-            players.append("")
-        elif what == "remove" and seat is not None and 0 <= seat < len(players):
-            players.pop(seat)
-            if self.dealer >= len(players) or self.dealer == seat:
-                self.dealer = 0
-            elif self.dealer > seat:
-                self.dealer -= 1
-        elif what in ("up", "down") and seat is not None and 0 <= seat < len(players):
-            other = seat - 1 if what == "up" else seat + 1
-            if 0 <= other < len(players):
-                players[seat], players[other] = players[other], players[seat]
-                if self.dealer in (seat, other):
-                    self.dealer = other if self.dealer == seat else seat
-        elif what != "refresh":
-            return False
-        if what == "refresh" or self.rules_for != self.key:
-            self._refill_rules()
-        return True
-
-    def _refill_rules(self):
-        """Show the new format's defaults where the rules were left as they were."""
-        old = {k: shown(v) for k, v in self._defaults(self.rules_for).items()}
-        new = {k: shown(v) for k, v in self._defaults(self.key).items()}
-        for key in self.rule_values:
-            if self.rule_values[key] == old.get(key, self.rule_values[key]):
-                self.rule_values[key] = new.get(key, "")
-        self.rules_for = self.key
-
-    def _defaults(self, key):
-        preset = rules.PRESETS[key][0]
-        typed = self.typed.get(preset.typed) or None
-        if typed is not None and not preset.decimal:
-            try:
-                typed = int(typed)
-            except ValueError:
-                typed = None
-        return defaults_for(key, typed)
-
-    # -- checking
-
-    def table_rules(self):
-        """The rules to give the engine: typed values, less those left at the defaults
-        of the format they were filled for (so a format changed without JavaScript
-        takes its own defaults)."""
-        fmt, chosen = self._chosen()
-        old = {k: shown(v) for k, v in self._defaults(self.rules_for).items()}
-        inputs = RULE_INPUTS[fmt]
-        for key in TABLE_RULES[fmt]:
-            typed = self.rule_values.get(key, "")
-            if inputs[key].kind == "flag":
-                # A checkbox left as filled keeps the default, as any other rule.
-                if typed != old.get(key, typed):
-                    chosen[key] = typed == "on"
-                continue
-            optional = inputs[key].optional
-            if typed == old.get(key, typed) or (typed == "" and not optional):
-                continue
-            if typed == "" and optional:
-                chosen[key] = None
-            elif inputs[key].kind == "whole":
-                try:
-                    chosen[key] = parse_whole(typed)
-                except ValueError:
-                    self.errors[f"rules.{key}"] = (
-                        f"{rules.RULE_LABELS[key].capitalize()} must be a whole number"
-                    )
-            else:
-                chosen[key] = typed
-        return fmt, chosen
-
-    def _chosen(self):
-        preset = self.preset
-        typed = None
-        if preset.typed:
-            text = self.typed.get(preset.typed, "")
-            where = f"rules.{preset.typed}"
-            if preset.decimal:
-                typed = text or None
-                try:
-                    Decimal(text or "0")
-                except InvalidOperation:
-                    self.errors[where] = f'{preset.typed_label} must be an amount such as "0.25"'
-                    typed = None
-            else:
-                try:
-                    typed = parse_whole(text)
-                except ValueError:
-                    self.errors[where] = f"Type the {preset.typed_label.lower()}, a whole number"
-        return format_rules(self.key, typed)
-
-    def seats(self):
-        """The typed names, trailing blank seats dropped, and the first dealer's name.
-
-        A blank seat before a typed name is refused beside that seat: it would
-        silently make a game with one seat fewer than the table sees.
-        """
-        names = [" ".join(p.split()) for p in self.players]
-        last = max((i for i, n in enumerate(names) if n), default=-1)
-        for i, n in enumerate(names[:last]):
-            if not n:
-                self.errors[f"player-{i}"] = gettext(
-                    "Seat %(n)s has no name: type one, or remove the seat with ✕"
-                ) % {"n": i + 1}
-        dealer_name = names[self.dealer] if 0 <= self.dealer < len(names) else ""
-        named = [n for n in names if n]
-        return named, dealer_name if dealer_name else (named[0] if named else None)
-
-    def add_error(self, error):
-        """Put an engine refusal beside its field."""
-        where = error.field or "form"
-        if where.startswith("players"):
-            where = "players"
-        self.errors.setdefault(where, i18n.sentence(error))
-
-    def check_rules(self, fmt, chosen):
-        """Every refusal of the typed table rules at once, each beside its rule.
-
-        The engine names the first bad rule; that rule is put back to its
-        default and the rest asked again, so every bad rule is named.
-        """
-        chosen = dict(chosen)
-        for _ in range(len(chosen) + 1):
-            try:
-                rules.normalize_rules(fmt, dict(chosen))
-                return
-            except rules.RuleError as error:
-                key = (error.field or "").removeprefix("rules.")
-                self.add_error(error)
-                if key not in chosen:
-                    return
-                del chosen[key]
-
-    @property
-    def seat_rows(self):
-        """(index, name, error) per seat, for the template."""
-        return [(i, n, self.errors.get(f"player-{i}")) for i, n in enumerate(self.players)]
-
-    @property
-    def first_errors(self):
-        """Every refusal, for the summary beside the Start button."""
-        return list(dict.fromkeys(self.errors.values()))
-
-    def rule_fields(self):
-        """(key, label, value, help, error) for the table rules of the chosen format."""
-        out = []
-        inputs = RULE_INPUTS[self.fmt]
-        for key in TABLE_RULES[self.fmt]:
-            shown_as = inputs[key]
-            out.append(
-                {
-                    "key": key,
-                    "label": capitalized(gettext(rules.RULE_LABELS[key])),
-                    "value": self.rule_values.get(key, ""),
-                    "help": gettext(shown_as.help) if shown_as.help else "",
-                    "error": self.errors.get(f"rules.{key}"),
-                    "flag": shown_as.kind == "flag",
-                    "choices": [(v, gettext(text)) for v, text in shown_as.choices] or None,
-                    "numeric": shown_as.kind == "whole",
-                }
-            )
-        return out
+def posted(data, key):
+    """Every value `data` has for `key` (a form's field may be sent twice)."""
+    return data.getlist(key) if hasattr(data, "getlist") else [data[key]] if key in data else []
 
 
-# The kind of a result typed as a number, beside the result words (first_drop, ...).
-TYPED = rules.TYPED_RESULT
+class TextField(forms.CharField):
+    """A typed box, cut to what any legitimate value needs: a longer one is refused
+    by the rule that reads it, never with a message about its length."""
+
+    def __init__(self, cut=MAX_TYPED, **kwargs):
+        super().__init__(required=False, **kwargs)
+        self.cut = cut
+        # A control character is the rules' to refuse, in their words.
+        self.validators = [
+            v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)
+        ]
+
+    def to_python(self, value):
+        return super().to_python(value)[: self.cut]
 
 
-class DealEntry:
-    """The deal form: a winner, and for every other player in, a typed figure or a word.
+class FirstErrors:
+    """`form.first_error(field)`: a field's message, as the pages show one beside its box."""
 
-    Field names use seats (`winner` = seat, `r<seat>` = the result's kind,
-    `p<seat>` = the typed figure), never names, so any name is safe in a form.
-    What the format offers (result words, the "went rummy" mark, the hand
-    calculator) comes from its format object.
-    """
+    def first_error(self, field):
+        found = self.errors.get(field)
+        return found[0] if found else None
 
-    def __init__(self, state, playing, data=None, event=None):
+
+# ---------------------------------------------------------------- a deal
+
+
+class DealForm(FirstErrors, forms.Form):
+    """The deal form: a winner, and for every other player dealt in a typed
+    figure or a word (a drop, full count, wrong show). What the format offers
+    (the words, the "went rummy" mark, the hand calculator) comes from its
+    format object. `event` is the deal for the engine once the form is valid
+    (None while a warning waits to be confirmed)."""
+
+    winner = TextField(cut=4)
+    rummy = forms.BooleanField(required=False)
+    confirm = TextField(cut=1)
+
+    typed_kind = TYPED
+
+    def __init__(self, state, playing, data=None, event=None, values=None):
+        """`data`: a deal posted to be saved; `event`: a stored deal to correct;
+        `values`: a deal typed against an older version, shown again unchecked."""
+        initial = values if values is not None else self._initial(state, playing, event)
+        super().__init__(data, initial=initial)
         self.state = state
         self.spec = state.spec
         self.playing = playing  # the players dealt this deal
-        self.errors = {}
-        self.winner = ""
-        self.rummy = False
-        self.kinds = {p.seat: TYPED for p in playing}
-        self.points = {p.seat: "" for p in playing}
-        if event is not None:
-            winner = state.player(event["winner"])
-            self.winner = str(winner.seat) if winner else ""
-            self.rummy = event.get("rummy") is True
-            for p in playing:
-                result = event.get("results", {}).get(p.name)
-                if isinstance(result, str):
-                    self.kinds[p.seat] = result
-                elif result is not None:
-                    self.points[p.seat] = str(result)
-        self.confirmed = False
         self.warnings = []
-        if data is not None:
-            self.winner = (data.get("winner") or "")[:4]
-            self.rummy = bool(data.get("rummy"))
-            self.confirmed = data.get("confirm") == "1"
-            for p in playing:
-                kind = data.get(f"r{p.seat}") or TYPED
-                self.kinds[p.seat] = kind if kind in rules.RESULT_WORDS else TYPED
-                self.points[p.seat] = (data.get(f"p{p.seat}") or "").strip()[:MAX_TYPED]
-            self._check_posted(data)
+        self.event = None
+        for p in playing:
+            self.fields[f"r{p.seat}"] = TextField()
+            self.fields[f"p{p.seat}"] = TextField()
 
-    def _check_posted(self, data):
-        """Refuse what a form never sends: a field given twice, a result for a
-        player not dealt in (rules.md: refused, not ignored)."""
-        many = getattr(data, "getlist", lambda key: [data.get(key)])
-        if len(many("winner")) > 1:
-            self.errors["winner"] = "Tap one winner only: the deal named more than one"
-        if len(many("rummy")) > 1:
-            self.errors["rummy"] = "Went rummy was sent twice: tick it once"
+    @staticmethod
+    def _initial(state, playing, event):
+        """A stored deal as its form shows it (a correction)."""
+        if event is None:
+            return {}
+        winner = state.player(event["winner"])
+        initial = {"winner": str(winner.seat) if winner else ""}
+        initial["rummy"] = event.get("rummy") is True
+        for p in playing:
+            result = event.get("results", {}).get(p.name)
+            if isinstance(result, str):
+                initial[f"r{p.seat}"] = result
+            elif result is not None:
+                initial[f"p{p.seat}"] = str(result)
+        return initial
+
+    def kind(self, player):
+        kind = self[f"r{player.seat}"].value() or TYPED
+        return kind if kind in rules.RESULT_WORDS else TYPED
+
+    def typed(self, player):
+        return (self[f"p{player.seat}"].value() or "").strip()[:MAX_TYPED]
+
+    @property
+    def nothing_typed(self):
+        """A form posted as it was shown blank: no winner, no result, no mark."""
+        data = self.data
+        return (
+            not (data.get("winner") or data.get("rummy"))
+            and all((data.get(f"r{p.seat}") or TYPED) == TYPED for p in self.state.players)
+            and not any((data.get(f"p{p.seat}") or "").strip() for p in self.state.players)
+        )
+
+    def clean(self):
+        """Every refusal at once: each result is asked of the engine on its own,
+        so each box gets its own message."""
+        self._refuse_what_no_form_sends()
+        by_seat = {str(p.seat): p for p in self.playing}
+        winner = by_seat.get(self.cleaned_data.get("winner", ""))
+        if winner is None and not self.has_error("winner"):
+            self.add_error("winner", gettext("Tap the player who won the deal"))
+        results = {}
         for p in self.playing:
-            if len(many(f"r{p.seat}")) > 1 or len(many(f"p{p.seat}")) > 1:
-                self.errors[p.seat] = f"{p.name}: give one result only"
+            box = f"p{p.seat}"
+            if p is winner or self.has_error(box):
+                continue
+            kind, typed = self.kind(p), self.typed(p)
+            if kind != TYPED:
+                result = kind
+            elif typed == "":
+                if winner is not None:  # else this blank may be the winner's
+                    self.add_error(box, f"{p.name}: {said(self.spec.missing_result)}")
+                continue
+            else:
+                try:
+                    result = parse_whole(typed)
+                except ValueError:
+                    self.add_error(
+                        box,
+                        gettext("%(name)s: %(noun)s must be a whole number")
+                        % {"name": p.name, "noun": self.result_noun},
+                    )
+                    continue
+            try:
+                self.spec.result(self.state, p, result, f"results.{p.name}")
+            except rules.RuleError as error:
+                self.add_error(box, i18n.for_player(error))
+                continue
+            results[p.name] = result
+        if self.errors or winner is None:
+            return
+        for name, result in results.items():
+            warning = self.spec.drop_warning(self.state, self.state.player(name), result)
+            if warning:
+                self.warnings.append(i18n.phrase(warning))
+        if self.warnings and self.cleaned_data.get("confirm") != "1":
+            return
+        self.event = {"type": "deal", "winner": winner.name, "results": results}
+        if self.cleaned_data.get("rummy"):
+            self.event["rummy"] = True  # the engine refuses it where going rummy is off
+
+    def _refuse_what_no_form_sends(self):
+        """A field given twice, a result for a player not dealt in (rules.md:
+        refused, not ignored)."""
+        data = self.data
+        if len(posted(data, "winner")) > 1:
+            self.add_error("winner", gettext("Tap one winner only: the deal named more than one"))
+        if len(posted(data, "rummy")) > 1:
+            self.add_error("rummy", gettext("Went rummy was sent twice: tick it once"))
+        for p in self.playing:
+            if len(posted(data, f"r{p.seat}")) > 1 or len(posted(data, f"p{p.seat}")) > 1:
+                self.add_error(
+                    f"p{p.seat}", gettext("%(name)s: give one result only") % {"name": p.name}
+                )
         dealt = {p.seat for p in self.playing}
         for p in self.state.players:
             if p.seat in dealt:
                 continue
             typed = (data.get(f"p{p.seat}") or "").strip()
-            kind = data.get(f"r{p.seat}") or TYPED
-            if typed or kind != TYPED:
-                why = self.spec.not_playing_for(self.state, p)
-                self.errors[f"out-{p.seat}"] = f"{p.name} {why} and has no result"
+            if typed or (data.get(f"r{p.seat}") or TYPED) != TYPED:
+                why = said(self.spec.not_playing_for(self.state, p))
+                self.add_error(
+                    None,
+                    gettext("%(name)s %(why)s and has no result") % {"name": p.name, "why": why},
+                )
 
-    typed_kind = TYPED
+    def refuse(self, error):
+        """Put an engine refusal beside the player (or the winner, or the mark) it names."""
+        player = self.state.player(error.player) if error.player else None
+        if player is not None and f"p{player.seat}" in self.fields:
+            self.add_error(f"p{player.seat}", i18n.for_player(error))
+        elif error.field in ("winner", "rummy"):
+            self.add_error(error.field, i18n.sentence(error))
+        else:
+            self.add_error(None, i18n.sentence(error))
 
     @property
-    def nothing_typed(self):
-        """A form posted as it was shown blank: no winner, no result, no mark."""
-        return (
-            not self.winner
-            and not self.rummy
-            and not self.errors
-            and all(kind == TYPED for kind in self.kinds.values())
-            and not any(self.points.values())
-        )
+    def needs_confirm(self):
+        """A warning to read before saving (a drop for a player who must play)."""
+        return self.is_bound and bool(self.warnings) and not self.errors and self.event is None
 
     @property
     def prompt(self):
@@ -414,93 +283,24 @@ class DealEntry:
         return self.spec.rummy_mark(self.state.rules)
 
     @property
-    def playing_names(self):
-        return [p.name for p in self.playing]
+    def rummy_ticked(self):
+        return bool(self["rummy"].value())
 
     @property
     def playing_list(self):
         """ "Ravi and Kiran", in the reader's language."""
-        return i18n.phrase(rules.table.and_list(self.playing_names))
-
-    def event(self):
-        """The deal as an event for the engine, or None with self.errors filled.
-
-        Every refusal is found at once: each result is asked of the engine on
-        its own, so each box gets its own message.
-        """
-        by_seat = {str(p.seat): p for p in self.playing}
-        winner = by_seat.get(self.winner)
-        if winner is None and "winner" not in self.errors:
-            self.errors["winner"] = gettext("Tap the player who won the deal")
-        results = {}
-        for p in self.playing:
-            if p is winner or p.seat in self.errors:
-                continue
-            kind = self.kinds[p.seat]
-            typed = self.points[p.seat]
-            if kind != TYPED:
-                result = kind
-            elif typed == "":
-                if winner is not None:  # else this blank may be the winner's
-                    self.errors[p.seat] = f"{p.name}: {gettext(self.spec.missing_result)}"
-                continue
-            else:
-                try:
-                    result = parse_whole(typed)
-                except ValueError:
-                    self.errors[p.seat] = gettext("%(name)s: %(noun)s must be a whole number") % {
-                        "name": p.name,
-                        "noun": self.result_noun,
-                    }
-                    continue
-            try:
-                self.spec.result(self.state, p, result, f"results.{p.name}")
-            except rules.RuleError as error:
-                self.errors[p.seat] = i18n.for_player(error)
-                continue
-            results[p.name] = result
-        if self.errors:
-            return None
-        for name, result in results.items():
-            warning = self.spec.drop_warning(self.state, self.state.player(name), result)
-            if warning:
-                self.warnings.append(i18n.phrase(warning))
-        if self.warnings and not self.confirmed:
-            return None
-        event = {"type": "deal", "winner": winner.name, "results": results}
-        if self.rummy:
-            event["rummy"] = True  # the engine refuses it where going rummy is off
-        return event
-
-    @property
-    def needs_confirm(self):
-        """A warning to read before saving (a drop for a player who must play)."""
-        return bool(self.warnings) and not self.confirmed and not self.errors
-
-    @property
-    def other_errors(self):
-        """Refusals with no box of their own (a result sent for a player who is out)."""
-        return [m for k, m in self.errors.items() if isinstance(k, str) and k.startswith("out-")]
-
-    def add_error(self, error):
-        """Put an engine refusal beside the player (or the winner, or the mark) it names."""
-        player = self.state.player(error.player) if error.player else None
-        if player is not None and player.seat in self.kinds:
-            self.errors[player.seat] = i18n.for_player(error)
-        elif error.field in ("winner", "rummy"):
-            self.errors[error.field] = i18n.sentence(error)
-        else:
-            self.errors["form"] = i18n.sentence(error)
+        return i18n.phrase(rules.table.and_list([p.name for p in self.playing]))
 
     def rows(self):
         """One row per player dealt in, for the template."""
+        winner = self["winner"].value()
         return [
             {
                 "player": p,
-                "won": self.winner == str(p.seat),
-                "kind": self.kinds[p.seat],
-                "typed": self.points[p.seat],
-                "error": self.errors.get(p.seat),
+                "won": winner == str(p.seat),
+                "kind": self.kind(p),
+                "typed": self.typed(p),
+                "error": self.first_error(f"p{p.seat}"),
             }
             for p in self.playing
         ]
@@ -510,87 +310,438 @@ class DealEntry:
         return self.spec.result_buttons(self.state.rules)
 
 
-def split_shares_typed(state, data):
-    """Typed custom shares, by name, for the players still in."""
-    return {
-        p.name: (data.get(f"s{p.seat}") or "").strip()[:MAX_TYPED] for p in state.players if p.is_in
-    }
+# ---------------------------------------------------------------- a new player
 
 
-def split_share_errors(state, typed):
-    """Each typed share's own refusal, by name, asked of the engine one at a time
-    (the other shares set to 0), so every bad share is named beside its box."""
-    errors = {}
-    for name, value in typed.items():
-        if value == "":
-            continue
-        trial = {n: (value if n == name else "0") for n in typed}
-        try:
-            state.split_shares("custom", trial)
-        except rules.RuleError as error:
-            if error.player == name:
-                errors[name] = i18n.sentence(error)
-    return errors
+class JoinForm(FirstErrors, forms.Form):
+    """ "Add a player": the new player's name, and the seat they sit after
+    (a seated player's name, or blank for after the last seat). The engine
+    checks both; `event` is the join for it once the form is valid."""
 
+    name = TextField(cut=100)
+    after = TextField(cut=100)
 
-class JoinEntry:
-    """The "Add a player" form: the new player's name, and the seat they sit after.
-
-    `after` is the name of a seated player, or "" for after the last seat;
-    the engine checks both, and its refusal is shown beside the field it names.
-    """
-
-    def __init__(self, state, data=None):
+    def __init__(self, state, data=None, name_needed=True):
+        super().__init__(data)
         self.state = state
-        self.errors = {}
-        self.name = ""
-        self.after = ""
-        if data is not None:
-            self.name = (data.get("name") or "")[:100]
-            self.after = (data.get("after") or "")[:100]
+        self.name_needed = name_needed
+        self.event = None
 
     @property
     def seats(self):
         """The seats a new player may sit after, in seat order."""
         return [p.name for p in self.state.players]
 
-    def event(self, check_name=True):
-        """The join for the engine, or None with self.errors filled (a blank name)."""
-        if check_name and not self.name.strip():
-            self.errors["name"] = "Type the new player's name"
-            return None
-        return {"type": "join", "player": self.name, "after": self.after or None}
+    def clean(self):
+        name = self.cleaned_data.get("name", "")
+        if self.name_needed and not name.strip():
+            self.add_error("name", gettext("Type the new player's name"))
+            return
+        after = self.cleaned_data.get("after") or None
+        self.event = {"type": "join", "player": name, "after": after}
 
-    def add_error(self, error):
+    def refuse(self, error):
         where = "after" if error.field == "after" else "name"
         message = i18n.refusal(error)
-        if not error.message.startswith(" ".join(self.name.split())):
+        typed = " ".join(self.cleaned_data.get("name", "").split())
+        if not error.message.startswith(typed):
             message = message[0].upper() + message[1:]  # never a name as typed: "asha ..."
-        self.errors[where] = message
+        self.add_error(where, message)
 
 
-def _member_id(raw):
+# ---------------------------------------------------------------- a split
+
+
+class SplitForm(FirstErrors, forms.Form):
+    """How the pot is split between the players still in: by drops left,
+    equally, or in typed shares (one box a player)."""
+
+    METHODS = [
+        ("drops", gettext_noop("By drops left")),
+        ("equal", gettext_noop("Equally")),
+        ("custom", gettext_noop("Typed amounts")),
+    ]
+
+    method = TextField()
+
+    def __init__(self, state, data=None):
+        super().__init__(data)
+        self.state = state
+        self.players = [p for p in state.players if p.is_in]
+        self.shares = None
+        for p in self.players:
+            self.fields[f"s{p.seat}"] = TextField()
+
+    @property
+    def chosen(self):
+        method = (self.data.get("method") if self.is_bound else None) or "drops"
+        return method if method in rules.SPLIT_METHODS else "drops"
+
+    def typed(self):
+        """The typed shares by name (custom only)."""
+        if self.chosen != "custom":
+            return None
+        data = self.data
+        return {p.name: (data.get(f"s{p.seat}") or "").strip()[:MAX_TYPED] for p in self.players}
+
+    def check(self, refuse_blank):
+        """The shares the engine gives; each typed share's refusal beside its box.
+        `refuse_blank`: a split being made (not just shown) is refused when the
+        shares do not stand; a preview says so only of what was typed."""
+        typed = self.typed()
+        self.full_clean()
+        seats = {p.name: f"s{p.seat}" for p in self.players}
+        if typed:
+            for name, value in typed.items():  # each share asked on its own, the others 0
+                if value == "":
+                    continue
+                trial = {n: (value if n == name else "0") for n in typed}
+                try:
+                    self.state.split_shares("custom", trial)
+                except rules.RuleError as error:
+                    if error.player == name:
+                        self.add_error(seats[name], i18n.sentence(error))
+        refused = None
+        try:
+            self.shares = self.state.split_shares(self.chosen, typed)
+        except rules.RuleError as error:
+            if refuse_blank or any(typed.values() if typed else []):
+                refused = error
+        box = seats.get(refused.player) if refused is not None else None
+        if box and self.chosen == "custom" and not self.has_error(box):
+            self.add_error(box, i18n.sentence(refused))
+        if any(self.has_error(box) for box in seats.values()):  # each beside its box
+            self.add_error(None, capitalized(gettext("check the shares marked above")))
+        elif refused is not None:
+            self.add_error(None, capitalized(i18n.for_player(refused)))
+        return not self.errors
+
+    @property
+    def event(self):
+        event = {"type": "split", "method": self.chosen}
+        if self.chosen == "custom":
+            event["shares"] = self.typed()
+        return event
+
+    def rows(self):
+        typed = self.typed() or {}
+        return [
+            {
+                "player": p,
+                "typed": typed.get(p.name, ""),
+                "share": (self.shares or {}).get(p.name),
+                "error": self.first_error(f"s{p.seat}"),
+            }
+            for p in self.players
+        ]
+
+
+# ---------------------------------------------------------------- a new game
+
+
+class NewGameForm(FirstErrors, forms.Form):
+    """The new-game form: format, seats, first dealer and table rules.
+
+    The seats are a list the player edits (add, remove, move) by posting the
+    form back (`edit_seats`), which works the same with and without
+    JavaScript. A rule not posted keeps the default it was filled with for
+    the format the form showed (`rules_for`); a rule left at that default
+    takes the new format's own when the format changes.
+    """
+
+    # The fields a refusal is shown beside; the rest of what is posted (the
+    # seats as a list, the dealer, the rules filled for a format) is read in
+    # __init__, as the seat buttons need it before anything is checked.
+    format = TextField()
+    name = TextField(cut=200)
+    players = forms.Field(required=False)  # the seats as a whole
+    seats = forms.Field(required=False)  # each seat's own, shown beside it (`seat_errors`)
+
+    def __init__(self, data=None, values=None):
+        """`data`: a form posted to be checked; `values`: a form posted to be
+        shown again (a seat button), not checked."""
+        super().__init__(data)
+        for key in [*ALL_RULES, *TYPED_RULES]:
+            self.fields.setdefault(key, TextField())
+        self.seat_errors = {}
+        data = data if data is not None else values
+        if data is None:
+            self.key = FORMAT_CHOICES[0][0]
+            self.typed = {p.typed: p.initial for p, _ in rules.PRESETS.values() if p.typed}
+            self.game_name = ""
+            self.players_typed = ["", "", "", ""]
+            self.dealer_seat = 0
+            self.rules_for_key = self.key
+            self.rule_values = {k: shown(v) for k, v in defaults_for(self.key).items()}
+            return
+        self.key = data.get("format", FORMAT_CHOICES[0][0])
+        self.unknown_format = self.key not in FORMATS_BY_KEY
+        if self.unknown_format:
+            self.key = FORMAT_CHOICES[0][0]
+        self.typed = {key: (data.get(key) or "").strip()[:MAX_TYPED] for key in TYPED_RULES}
+        self.game_name = (data.get("name") or "")[:200]
+        self.players_typed = [str(p)[:200] for p in posted(data, "player")][: rules.MAX_PLAYERS + 1]
+        try:
+            self.dealer_seat = int(data.get("dealer", 0))
+        except ValueError:
+            self.dealer_seat = 0
+        self.rules_for_key = data.get("rules_for", self.key)
+        if self.rules_for_key not in FORMATS_BY_KEY:
+            self.rules_for_key = self.key
+        # A rule not posted at all keeps the default it was filled with (a blank
+        # box is posted, and means "none" for a rule that may be empty).
+        filled = {k: shown(v) for k, v in self._defaults(self.rules_for_key).items()}
+        self.rule_values = {
+            key: (data.get(key) or "").strip()[:MAX_TYPED] if key in data else filled.get(key, "")
+            for key in ALL_RULES
+        }
+        # An unticked box is not posted at all: read the boxes only when the
+        # form that shows them was posted.
+        rules_shown = bool(data.get("rules_shown"))
+        for key in FLAG_RULES:
+            if rules_shown:
+                self.rule_values[key] = "on" if data.get(key) else ""
+            else:
+                self.rule_values[key] = filled.get(key, "")
+
+    @property
+    def fmt(self):
+        return FORMATS_BY_KEY[self.key][1]
+
+    @property
+    def preset(self):
+        """The preset tapped: its typed rule (`preset.typed`) is shown beside it."""
+        return rules.PRESETS[self.key][0]
+
+    @property
+    def typed_value(self):
+        return self.typed.get(self.preset.typed, "")
+
+    @property
+    def format_errors(self):
+        """Refusals shown under the format: the format itself and the rule typed beside it
+        (unless the table rules show that rule, where its refusal then goes)."""
+        fields = ["format"] + [k for k in TYPED_RULES if k not in TABLE_RULES[self.fmt]]
+        return [message for field in fields for message in self.errors.get(field, [])]
+
+    # -- the seat list, edited by posting the form back
+
+    def edit_seats(self, action):
+        """Apply an add / remove / up / down button; returns True if it was one."""
+        what, _, where = (action or "").partition("-")
+        try:
+            seat = int(where) if where else None
+        except ValueError:
+            return False
+        players = self.players_typed
+        if what == "add" and len(players) < rules.MAX_PLAYERS:
+            players.append("")
+        elif what == "remove" and seat is not None and 0 <= seat < len(players):
+            players.pop(seat)
+            if self.dealer_seat >= len(players) or self.dealer_seat == seat:
+                self.dealer_seat = 0
+            elif self.dealer_seat > seat:
+                self.dealer_seat -= 1
+        elif what in ("up", "down") and seat is not None and 0 <= seat < len(players):
+            other = seat - 1 if what == "up" else seat + 1
+            if 0 <= other < len(players):
+                players[seat], players[other] = players[other], players[seat]
+                if self.dealer_seat in (seat, other):
+                    self.dealer_seat = other if self.dealer_seat == seat else seat
+        elif what != "refresh":
+            return False
+        if what == "refresh" or self.rules_for_key != self.key:
+            self._refill_rules()
+        return True
+
+    def _refill_rules(self):
+        """Show the new format's defaults where the rules were left as they were."""
+        old = {k: shown(v) for k, v in self._defaults(self.rules_for_key).items()}
+        new = {k: shown(v) for k, v in self._defaults(self.key).items()}
+        for key in self.rule_values:
+            if self.rule_values[key] == old.get(key, self.rule_values[key]):
+                self.rule_values[key] = new.get(key, "")
+        self.rules_for_key = self.key
+
+    def _defaults(self, key):
+        preset = rules.PRESETS[key][0]
+        typed = self.typed.get(preset.typed) or None
+        if typed is not None and not preset.decimal:
+            try:
+                typed = int(typed)
+            except ValueError:
+                typed = None
+        return defaults_for(key, typed)
+
+    # -- checking
+
+    def clean(self):
+        """Every refusal at once, each beside its field: the format, each rule
+        the engine refuses, each seat (`seats`)."""
+        if getattr(self, "unknown_format", False):
+            self.add_error("format", gettext("Pick a format"))
+        self.fmt_chosen, self.rules_chosen = self._table_rules()
+        self._check_rules(self.fmt_chosen, self.rules_chosen)
+        self.names, self.first_dealer = self.seated()
+
+    def _table_rules(self):
+        """The rules to give the engine: typed values, less those left at the defaults
+        of the format they were filled for (so a format changed without JavaScript
+        takes its own defaults)."""
+        fmt, chosen = self._chosen()
+        old = {k: shown(v) for k, v in self._defaults(self.rules_for_key).items()}
+        inputs = RULE_INPUTS[fmt]
+        for key in TABLE_RULES[fmt]:
+            typed = self.rule_values.get(key, "")
+            if inputs[key].kind == "flag":
+                # A checkbox left as filled keeps the default, as any other rule.
+                if typed != old.get(key, typed):
+                    chosen[key] = typed == "on"
+                continue
+            optional = inputs[key].optional
+            if typed == old.get(key, typed) or (typed == "" and not optional):
+                continue
+            if typed == "" and optional:
+                chosen[key] = None
+            elif inputs[key].kind == "whole":
+                try:
+                    chosen[key] = parse_whole(typed)
+                except ValueError:
+                    label = capitalized(gettext(rules.RULE_LABELS[key]))
+                    message = gettext("%(label)s must be a whole number") % {"label": label}
+                    self.add_error(key, message)
+            else:
+                chosen[key] = typed
+        return fmt, chosen
+
+    def _chosen(self):
+        preset = self.preset
+        typed = None
+        if preset.typed:
+            text = self.typed.get(preset.typed, "")
+            label = gettext(preset.typed_label)
+            if preset.decimal:
+                typed = text or None
+                try:
+                    Decimal(text or "0")
+                except InvalidOperation:
+                    message = gettext('%(label)s must be an amount such as "0.25"')
+                    self.add_error(preset.typed, message % {"label": label})
+                    typed = None
+            else:
+                try:
+                    typed = parse_whole(text)
+                except ValueError:
+                    message = gettext("Type the %(label)s, a whole number")
+                    self.add_error(preset.typed, message % {"label": label.lower()})
+        return format_rules(self.key, typed)
+
+    def seated(self):
+        """The typed names, trailing blank seats dropped, and the first dealer's name.
+
+        A blank seat before a typed name is refused beside that seat: it would
+        silently make a game with one seat fewer than the table sees.
+        """
+        names = [" ".join(p.split()) for p in self.players_typed]
+        last = max((i for i, n in enumerate(names) if n), default=-1)
+        for i, n in enumerate(names[:last]):
+            if not n:
+                self.seat_errors[i] = gettext(
+                    "Seat %(n)s has no name: type one, or remove the seat with ✕"
+                ) % {"n": i + 1}
+        for message in self.seat_errors.values():
+            self.add_error("seats", message)
+        dealer = names[self.dealer_seat] if 0 <= self.dealer_seat < len(names) else ""
+        named = [n for n in names if n]
+        return named, dealer if dealer else (named[0] if named else None)
+
+    def refuse(self, error):
+        """Put an engine refusal beside its field (a rule, the players, the name)."""
+        field = (error.field or "").removeprefix("rules.")
+        if field.startswith("players") or field == "first_dealer":
+            field = "players"
+        if field not in self.fields:
+            field = None
+        if not self.has_error(field):
+            self.add_error(field, i18n.sentence(error))
+
+    def _check_rules(self, fmt, chosen):
+        """Every refusal of the typed table rules at once, each beside its rule.
+
+        The engine names the first bad rule; that rule is put back to its
+        default and the rest asked again, so every bad rule is named.
+        """
+        chosen = dict(chosen)
+        for _ in range(len(chosen) + 1):
+            try:
+                rules.normalize_rules(fmt, dict(chosen))
+                return
+            except rules.RuleError as error:
+                key = (error.field or "").removeprefix("rules.")
+                self.refuse(error)
+                if key not in chosen:
+                    return
+                del chosen[key]
+
+    @property
+    def seat_rows(self):
+        """(index, name, error) per seat, for the template."""
+        return [(i, n, self.seat_errors.get(i)) for i, n in enumerate(self.players_typed)]
+
+    @property
+    def first_errors(self):
+        """Every refusal, for the summary beside the Start button."""
+        messages = [m for errors in self.errors.values() for m in errors]
+        return list(dict.fromkeys(messages))
+
+    def rule_fields(self):
+        """(key, label, value, help, error) for the table rules of the chosen format."""
+        out = []
+        inputs = RULE_INPUTS[self.fmt]
+        for key in TABLE_RULES[self.fmt]:
+            shown_as = inputs[key]
+            out.append(
+                {
+                    "key": key,
+                    "label": capitalized(gettext(rules.RULE_LABELS[key])),
+                    "value": self.rule_values.get(key, ""),
+                    "help": gettext(shown_as.help) if shown_as.help else "",
+                    "error": self.first_error(key),
+                    "flag": shown_as.kind == "flag",
+                    "choices": [(v, gettext(text)) for v, text in shown_as.choices] or None,
+                    "numeric": shown_as.kind == "whole",
+                }
+            )
+        return out
+
+
+def member_id(raw):
     """A member's number as the form posts it, or None."""
     return int(raw) if isinstance(raw, str) and re.fullmatch(r"[0-9]{1,12}", raw) else None
 
 
-class TableGame(NewGame):
-    """The new-game form with seats picked from the table's members, in their order."""
+class TableGameForm(NewGameForm):
+    """The new-game form with seats picked from the table's members, in their
+    order. A fresh form ticks `ticked` (the members of the table's last game)."""
 
-    def __init__(self, members, data=None):
+    def __init__(self, members, data=None, values=None, ticked=None):
+        super().__init__(data, values)
         self.members = members
+        data = data if data is not None else values
         if data is None:
-            super().__init__()
-            self.chosen = {m.pk for m in members[:4]}
-            self.dealer_id = members[0].pk if members else None
+            wanted = set(ticked or []) or {m.pk for m in members[:4]}
+            self.chosen = {m.pk for m in members if m.pk in wanted}
+            self.dealer_id = next((m.pk for m in members if m.pk in self.chosen), None)
+            self.unknown = False
             return
-        super().__init__(data)
-        ids = {_member_id(raw) for raw in data.getlist("seat")[:200]}
+        ids = {member_id(raw) for raw in posted(data, "seat")[:200]}
         self.chosen = ids - {None}
-        self.dealer_id = _member_id(data.get("dealer"))
+        self.dealer_id = member_id(data.get("dealer"))
         self.unknown = bool(ids - {m.pk for m in members})  # None: not a member's number
 
-    def seats(self):
+    def seated(self):
+        if self.unknown:
+            self.add_error("players", gettext("That seat is not a member of this table"))
         names = [m.name for m in self.members if m.pk in self.chosen]
         dealer = next((m.name for m in self.members if m.pk == self.dealer_id), None)
         if dealer not in names:
@@ -602,3 +753,41 @@ class TableGame(NewGame):
             {"member": m, "chosen": m.pk in self.chosen, "dealer": m.pk == self.dealer_id}
             for m in self.members
         ]
+
+
+# ---------------------------------------------------------------- a table
+
+
+class NewTableForm(FirstErrors, forms.Form):
+    """A new family table: its name and its members, one a line. Every refusal
+    at once, each beside its box."""
+
+    name = TextField(cut=200)
+    members = TextField(cut=5000)
+
+    def clean_name(self):
+        try:
+            name = document.check_name(self.cleaned_data["name"])
+        except rules.RuleError as error:
+            raise forms.ValidationError(i18n.sentence(error)) from None
+        if not name:
+            raise forms.ValidationError(gettext("Give the table a name"))
+        return name
+
+    def clean_members(self):
+        try:
+            return Table.check_members(self.cleaned_data["members"].splitlines())
+        except MemberError as error:
+            raise forms.ValidationError(error.message) from None
+
+
+class MemberForm(FirstErrors, forms.Form):
+    """One more member of a table."""
+
+    name = TextField(cut=200)
+
+    def clean_name(self):
+        try:
+            return check_member_name(self.cleaned_data["name"])
+        except MemberError as error:
+            raise forms.ValidationError(error.message) from None

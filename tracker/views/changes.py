@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from .. import i18n, rules, scoreboard
-from ..forms import DealEntry, JoinEntry, split_share_errors, split_shares_typed
+from ..forms import DealForm, JoinForm, SplitForm
 from ..models import Event, Game, StaleHistory
 from .common import get_game_or_404, made_against, page_or_part
 from .games import game_context, show_game
@@ -65,7 +65,7 @@ def _stale(request, game, version, typed=None):
     fresh = game.state()
     entry = None
     if typed is not None and not fresh.finished:
-        entry = DealEntry(fresh, fresh.in_players, data=typed)
+        entry = DealForm(fresh, fresh.in_players, values=typed)
     if version is None:
         status, notice = 400, NO_VERSION
     else:
@@ -97,28 +97,27 @@ def add_deal(request, token):
     if version != game.revision:  # stale, before anything typed is looked at
         return _stale(request, game, version, typed=request.POST)
     state = game.state()
-    entry = DealEntry(state, state.in_players, data=request.POST)
-    if entry.nothing_typed and not state.finished:
+    form = DealForm(state, state.in_players, data=request.POST)
+    if form.nothing_typed and not state.finished:
         # Save tapped on a blank form (a second tap landing on the fresh form
         # after the first saved): nothing to save, and nothing to refuse.
         return show_game(request, game, state, True)
     if state.finished:
-        entry.errors["form"] = gettext("The game is over: no more deals.")
-    event = entry.event() if not state.finished else None
-    if event is not None:
+        form.add_error(None, gettext("The game is over: no more deals."))
+    if form.is_valid() and form.event is not None:
         try:
-            new_state = game.add_event(event, version, state=state)
+            new_state = game.add_event(form.event, version, state=state)
         except StaleHistory:
             return _stale(request, game, version, typed=request.POST)
         except rules.RuleError as error:
-            entry.add_error(error)
+            form.refuse(error)
         else:
             if request.htmx:
                 return _saved(request, game, new_state)
             return _back(request, game)
     if not _still_at(game, version):  # the state read was already newer than the form
         return _stale(request, game, version, typed=request.POST)
-    return show_game(request, game, state, True, status=422, entry=entry)
+    return show_game(request, game, state, True, status=422, entry=form)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -133,28 +132,27 @@ def edit_deal(request, token, event_id):
     history, position, before = found
     playing = before.in_players
     if request.method != "POST":
-        entry = DealEntry(before, playing, event=history[position])
-        return _edit_page(request, game, event_id, position, entry)
-    entry = DealEntry(before, playing, data=request.POST)
-    event = entry.event()
-    if event is not None:
+        form = DealForm(before, playing, event=history[position])
+        return _edit_page(request, game, event_id, position, form)
+    form = DealForm(before, playing, data=request.POST)
+    if form.is_valid() and form.event is not None:
         old_state = game.replay(history)
         try:
-            new_state = game.replace_event(event_id, event, version)
+            new_state = game.replace_event(event_id, form.event, version)
         except (StaleHistory, Event.DoesNotExist):
             return _stale_edit(request, game, event_id, version)
         except rules.RuleError as error:
             if error.event == position:
-                entry.add_error(error)
+                form.refuse(error)
             else:
                 what = _named(error, old_state)
-                entry.errors["form"] = gettext("Not saved: %(what)s") % {"what": what}
+                form.add_error(None, gettext("Not saved: %(what)s") % {"what": what})
         else:
             moved = scoreboard.what_moved(old_state, new_state, position)
             return _back(request, game, new_state, notice=moved)
     if not _still_at(game, version):
         return _stale_edit(request, game, event_id, version)
-    return _edit_page(request, game, event_id, position, entry, status=422)
+    return _edit_page(request, game, event_id, position, form, status=422)
 
 
 def _deal_before(game, event_id):
@@ -176,7 +174,7 @@ def _stale_edit(request, game, event_id, version):
     if found is None:
         return _stale(request, game, version)
     _, position, before = found
-    entry = DealEntry(before, before.in_players, data=request.POST)
+    entry = DealForm(before, before.in_players, values=request.POST)
     if version is None:
         status, notice = 400, NO_VERSION
     else:
@@ -283,14 +281,13 @@ def join(request, token):
     if version != game.revision:
         return _stale(request, game, version)
     state = game.state()
-    entry = JoinEntry(state, data=request.POST)
     # When nobody may join now there is no form to show a refusal beside: the
     # engine says why, as a notice.
     shown = scoreboard.seating(state, "")["joinable"]
-    event = entry.event(check_name=shown)
-    if event is not None:
+    form = JoinForm(state, data=request.POST, name_needed=shown)
+    if form.is_valid():
         try:
-            new_state = game.add_event(event, version, state=state)
+            new_state = game.add_event(form.event, version, state=state)
         except StaleHistory:
             return _stale(request, game, version)
         except rules.RuleError as error:
@@ -298,10 +295,10 @@ def join(request, token):
                 return _refused(request, game, error, version)
             if not _still_at(game, version):
                 return _stale(request, game, version)
-            entry.add_error(error)
+            form.refuse(error)
         else:
             return _back(request, game, new_state)
-    return show_game(request, game, state, True, status=422, join_form=entry)
+    return show_game(request, game, state, True, status=422, join_form=form)
 
 
 def _player_change(request, token, kind):
@@ -355,13 +352,6 @@ def end_session(request, token):
     return _back(request, game, state)
 
 
-SPLIT_METHODS = [
-    ("drops", gettext_noop("By drops left")),
-    ("equal", gettext_noop("Equally")),
-    ("custom", gettext_noop("Typed amounts")),
-]
-
-
 @require_http_methods(["GET", "HEAD", "POST"])
 def split(request, token):
     game = get_game_or_404(token, can_edit=True)
@@ -378,28 +368,11 @@ def split(request, token):
             refusal = rules.RuleError(gettext_noop("a split needs two or three players still in"))
             return _refused(request, game, refusal)
         raise Http404("This game cannot be split now.")
-    data = request.POST if request.method == "POST" else request.GET
-    method = data.get("method", "drops")
-    method = method if method in rules.SPLIT_METHODS else "drops"
-    typed = split_shares_typed(state, data) if method == "custom" else None
-    error = None
-    shares = None
-    share_errors = split_share_errors(state, typed) if typed else {}
-    try:
-        shares = state.split_shares(method, typed)
-    except rules.RuleError as refused:
-        if (request.method == "POST" and not stale) or any(typed.values() if typed else []):
-            error = refused
-    if error is not None and error.player and method == "custom":
-        share_errors.setdefault(error.player, i18n.sentence(error))
-    if share_errors:  # each share's refusal is beside its box
-        error = rules.RuleError(gettext_noop("check the shares marked above"), field="shares")
-    if confirmed and not stale and error is None:
-        event = {"type": "split", "method": method}
-        if method == "custom":
-            event["shares"] = typed
+    form = SplitForm(state, request.POST if request.method == "POST" else request.GET)
+    ok = form.check(refuse_blank=request.method == "POST" and not stale)
+    if confirmed and not stale and ok:
         try:
-            new_state = game.add_event(event, version)
+            new_state = game.add_event(form.event, version)
         except StaleHistory:
             return _stale(request, game, version)
         except rules.RuleError as refused:
@@ -414,24 +387,12 @@ def split(request, token):
     context = {
         "game": game,
         "state": state,
-        "method": method,
-        "methods": SPLIT_METHODS,
-        "error": error,
-        "error_text": i18n.for_player(error) if error else "",
-        "rows": [
-            {
-                "player": p,
-                "typed": (typed or {}).get(p.name, ""),
-                "share": (shares or {}).get(p.name),
-                "error": share_errors.get(p.name),
-            }
-            for p in state.in_players
-        ],
+        "form": form,
         "notice": notice,
         "in_place": bool(request.htmx),
         "query": "?history=all" if request.GET.get("history") == "all" else "",
     }
-    status = 409 if stale else 422 if error else 200
+    status = 409 if stale else 200 if ok else 422
     response = page_or_part(request, "tracker/split.html", "split-panel", context, status)
     if request.htmx and request.method == "POST":
         response = reswap(retarget(response, "#split"), "outerHTML")

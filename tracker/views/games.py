@@ -19,7 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from .. import document, i18n, rules, scoreboard, share
 from ..chart import running_totals_svg
-from ..forms import FORMAT_CHOICES, DealEntry, JoinEntry, NewGame
+from ..forms import FORMAT_CHOICES, DealForm, JoinForm, NewGameForm
 from ..models import Game, Table
 from .common import (
     MAX_UPLOAD,
@@ -76,27 +76,32 @@ def _your_tables(request):
 def new_game(request):
     context = {"formats": FORMAT_CHOICES}
     if request.method != "POST":
-        return render(request, "tracker/new_game.html", {**context, "form": NewGame()})
-    form = NewGame(request.POST)
-    context["form"] = form
+        return render(request, "tracker/new_game.html", {**context, "form": NewGameForm()})
     action = request.POST.get("action", "")
-    if action and form.edit_seats(action):
-        # A seat or format button: show the form again, nothing is saved.
-        return page_or_part(request, "tracker/new_game.html", "form", context)
-    fmt, table_rules = form.table_rules()
-    names, dealer = form.seats()
-    form.check_rules(fmt, table_rules)
+    if action:
+        # A seat or format button: the form again as typed, nothing checked or saved.
+        shown = NewGameForm(values=request.POST)
+        if shown.edit_seats(action):
+            context["form"] = shown
+            return page_or_part(request, "tracker/new_game.html", "form", context)
+    form = NewGameForm(request.POST)
+    context["form"] = form
     status = 422
-    if not form.errors and too_many(request):
-        form.errors["form"] = TOO_MANY
+    if form.is_valid() and too_many(request):
+        form.add_error(None, TOO_MANY)
         status = 429
-    if not form.errors:
+    if form.is_valid():
         try:
             game = Game.create(
-                fmt, table_rules, names, dealer, name=form.name, created_from=client_key(request)
+                form.fmt_chosen,
+                form.rules_chosen,
+                form.names,
+                form.first_dealer,
+                name=form.game_name,
+                created_from=client_key(request),
             )
         except rules.RuleError as error:
-            form.add_error(error)
+            form.refuse(error)
         else:
             remember(request, game, can_edit=True)
             if request.htmx:
@@ -166,14 +171,14 @@ def game_context(request, game, state, can_edit, **extra):
     token = game.token(can_edit)
     prefix = "" if can_edit else "watch_"
     if can_edit and not state.finished and "entry" not in extra:
-        extra["entry"] = DealEntry(state, state.in_players)
+        extra["entry"] = DealForm(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
     if not hasattr(game, "event_ids"):
         game.history()
     fee = Decimal(state.rules.get("entry_fee", "0"))
     pot_after_join = rules.money(state.pot + fee)
     live_url = reverse("live" if can_edit else "watch_live", args=[token])
-    join_form = extra.pop("join_form", None) or JoinEntry(state)
+    join_form = extra.pop("join_form", None) or JoinForm(state)
     return {
         "game": game,
         "state": state,

@@ -10,12 +10,13 @@ as it is now, what was typed kept, and nothing changed.
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from .. import document, i18n, rules, share, stats, tables
-from ..forms import FORMAT_CHOICES, TableGame
+from ..forms import FORMAT_CHOICES, MemberForm, NewTableForm, TableGameForm
 from ..models import Game, MemberError, StaleTable, Table
 from ..table_chart import money_svg, wins_svg
 from .common import (
@@ -41,24 +42,20 @@ FORMAT_FILTERS = Game.FORMATS  # every format the games can have
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def new_table(request):
-    context = {"name": "", "members": "", "errors": {}}
-    if request.method == "POST":
-        name = (request.POST.get("name") or "")[:200]
-        typed = (request.POST.get("members") or "")[:5000]
-        context.update(name=name, members=typed)
-        try:
-            if too_many(request, Table):
-                raise MemberError(TOO_MANY_TABLES, "name")
-            table = Table.start(name, typed.splitlines(), client_key(request))
-        except MemberError as error:
-            context["errors"][error.field] = error.message
-        else:
-            remember(request, table, can_edit=True)
-            if request.htmx:
-                return HttpResponseClientRedirect(table.get_absolute_url())
-            return redirect(table)
-    status = 422 if context["errors"] else 200
-    return page_or_part(request, "tracker/table_new.html", "form", context, status)
+    form = NewTableForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if form.is_valid() and too_many(request, Table):
+        form.add_error("name", TOO_MANY_TABLES)
+    if form.is_bound:
+        status = 422
+    if form.is_valid():
+        data = form.cleaned_data
+        table = Table.start(data["name"], data["members"], client_key(request))
+        remember(request, table, can_edit=True)
+        if request.htmx:
+            return HttpResponseClientRedirect(table.get_absolute_url())
+        return redirect(table)
+    return page_or_part(request, "tracker/table_new.html", "form", {"form": form}, status)
 
 
 @require_POST
@@ -74,7 +71,7 @@ def import_table(request):
         except (rules.RuleError, tables.TableError) as refused:
             error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
     if error:
-        context = {"name": "", "members": "", "errors": {}, "import_error": error}
+        context = {"form": NewTableForm(), "import_error": error}
         return render(request, "tracker/table_new.html", context, status=422)
     remember(request, table, can_edit=True)
     return redirect(table)
@@ -122,6 +119,8 @@ def _page_context(request, table, can_edit, **extra):
     all_games = request.GET.get("games") == "all"
     query = [f"show={show}"] if show else []
     query += [f"format={fmt}"] if fmt else []
+    token = table.token(can_edit)
+    prefix = "" if can_edit else "watch_"
     return {
         "table": table,
         "can_edit": can_edit,
@@ -138,8 +137,40 @@ def _page_context(request, table, can_edit, **extra):
         "money_rules": stats.money_rules(found),
         "errors": {},
         "query": "&".join(query),
+        "show_links": _filter_links(request.path, "show", show, "format", fmt, SHOWN),
+        "format_links": _filter_links(request.path, "format", fmt, "show", show, FORMAT_LINKS),
+        "json_url": reverse(f"{prefix}table_json", args=[token]),
+        "wins_url": reverse(f"{prefix}table_chart", args=[token, "wins"]),
+        "money_url": reverse(f"{prefix}table_chart", args=[token, "money"]),
+        "view_qr_url": (
+            reverse("table_qr", args=[token, "view"])
+            if can_edit
+            else reverse("watch_table_qr", args=[token])
+        ),
         **extra,
     }
+
+
+SHOWN = [
+    ("", gettext_lazy("All")),
+    ("in_progress", gettext_lazy("In progress")),
+    ("finished", gettext_lazy("Finished")),
+]
+FORMAT_LINKS = [("", gettext_lazy("Any format"))] + [
+    (key, gettext_lazy(label)) for key, label in FORMAT_FILTERS
+]
+
+
+def _filter_links(path, name, chosen, other, kept, choices):
+    """The filter links of one kind (which games, which format), each keeping the
+    other kind's choice."""
+    links = []
+    for value, label in choices:
+        query = [f"{name}={value}"] if value else []
+        query += [f"{other}={kept}"] if kept else []
+        url = path + ("?" + "&".join(query) if query else "")
+        links.append({"url": url, "label": label, "current": value == chosen})
+    return links
 
 
 def _format_label(game):
@@ -197,17 +228,20 @@ def _stale(request, table, version, **typed):
 def add_member(request, token):
     table = get_table_or_404(token, can_edit=True)
     version = made_against(request)
-    name = (request.POST.get("name") or "")[:200]
-    typed = {"typed_member": name}
+    form = MemberForm(request.POST)
+    typed = {"typed_member": (request.POST.get("name") or "")[:200]}
     if version != table.revision:  # stale, before the name is looked at
         return _stale(request, table, version, **typed)
-    try:
-        table.add_member(name, version)
-    except StaleTable:
-        return _stale(request, table, version, **typed)
-    except MemberError as error:
-        return _after_change(request, table, {"member": error.message}, **typed)
-    return _after_change(request, table)
+    if form.is_valid():
+        try:
+            table.add_member(form.cleaned_data["name"], version)
+        except StaleTable:
+            return _stale(request, table, version, **typed)
+        except MemberError as error:
+            form.add_error("name", error.message)
+        else:
+            return _after_change(request, table)
+    return _after_change(request, table, {"member": form.first_error("name")}, **typed)
 
 
 @require_POST
@@ -339,43 +373,41 @@ def new_table_game(request, token):
     table = get_table_or_404(token, can_edit=True)
     members = list(table.members.all())
     if request.method != "POST":
-        return _game_form(request, table, TableGame(members), table.revision)
-    form = TableGame(members, request.POST)
+        form = TableGameForm(members, ticked=_last_seated(table, members))
+        return _game_form(request, table, form, table.revision)
     version = made_against(request)
     if request.POST.get("action", "") == "refresh":
         # Not a change: the form keeps the version it was made against.
+        form = TableGameForm(members, values=request.POST)
         form.edit_seats("refresh")
         return _game_form(request, table, form, version)
     if version != table.revision:  # stale, before anything chosen is looked at
         return _stale_game_form(request, table, version)
-    fmt, table_rules = form.table_rules()
-    names, dealer = form.seats()
-    if getattr(form, "unknown", False):
-        form.errors["players"] = gettext("That seat is not a member of this table")
+    form = TableGameForm(members, request.POST)
     status = 422
-    if not form.errors and too_many(request):
-        form.errors["form"] = TOO_MANY
+    if form.is_valid() and too_many(request):
+        form.add_error(None, TOO_MANY)
         status = 429
-    if form.errors and not _still_at(table, version):
+    if not form.is_valid() and not _still_at(table, version):
         return _stale_game_form(request, table, version)
-    if not form.errors:
+    if form.is_valid():
         try:
             game = tables.start_game(
                 table,
-                fmt,
-                table_rules,
-                names,
-                dealer,
-                form.name,
+                form.fmt_chosen,
+                form.rules_chosen,
+                form.names,
+                form.first_dealer,
+                form.game_name,
                 client_key(request),
                 made_against=version,
             )
         except StaleTable:
             return _stale_game_form(request, table, version)
         except MemberError as error:
-            form.errors["players"] = error.message
+            form.add_error("players", error.message)
         except rules.RuleError as error:
-            form.add_error(error)
+            form.refuse(error)
         else:
             remember(request, game, can_edit=True)
             if request.htmx:
@@ -384,11 +416,19 @@ def new_table_game(request, token):
     return _game_form(request, table, form, version, status=status)
 
 
+def _last_seated(table, members):
+    """The members who sat in the table's last game (New game ticks them)."""
+    last = table.games.order_by("-created_at", "-pk").first()
+    if last is None:
+        return []
+    seated = {name.casefold() for name in last.seat_names()}
+    return [m.pk for m in members if m.name.casefold() in seated]
+
+
 def _stale_game_form(request, table, version):
     """The new-game form made again from the table as it is now, what was chosen kept."""
     table.refresh_from_db()
-    form = TableGame(list(table.members.all()), request.POST)
-    form.errors = {}  # nothing chosen was looked at
+    form = TableGameForm(list(table.members.all()), values=request.POST)
     status, notice = _stale_notice(version)
     return _game_form(request, table, form, table.revision, status=status, notice=notice)
 
