@@ -700,13 +700,17 @@ class NewGameForm(FirstErrors, forms.Form):
         inputs = RULE_INPUTS[self.fmt]
         for key in TABLE_RULES[self.fmt]:
             shown_as = inputs[key]
+            error = self.first_error(key)
+            described_by = [f"help-{key}"] if shown_as.help else []
+            described_by += [f"err-rule-{key}"] if error else []
             out.append(
                 {
                     "key": key,
                     "label": capitalized(gettext(rules.RULE_LABELS[key])),
                     "value": self.rule_values.get(key, ""),
                     "help": gettext(shown_as.help) if shown_as.help else "",
-                    "error": self.first_error(key),
+                    "error": error,
+                    "described_by": " ".join(described_by),
                     "flag": shown_as.kind == "flag",
                     "choices": [(v, gettext(text)) for v, text in shown_as.choices] or None,
                     "numeric": shown_as.kind == "whole",

@@ -63,21 +63,21 @@ def standings(state):
 
 
 def _name_badges(line, state, own):
-    """(text, kind) of each badge after a standing's name. A finished game
+    """(text, CSS classes) of each badge after a standing's name. A finished game
     without a winner (a points session) has no "Winner": the top balance is only that."""
     badges = []
     if line["leader"]:
         if not state.finished:
-            badges.append((gettext("Leader"), "lead"))
+            badges.append((gettext("Leader"), "badge lead"))
         elif state.winner:
-            badges.append((gettext("Winner"), "lead"))
+            badges.append((gettext("Winner"), "badge lead"))
         else:
-            badges.append((gettext("Top balance"), "lead"))
+            badges.append((gettext("Top balance"), "badge lead"))
     elif line["winner"]:
-        badges.append((gettext("Winner"), "lead"))
+        badges.append((gettext("Winner"), "badge lead"))
     if line["deals_next"]:
-        badges.append((gettext("Deals next"), "dealer"))
-    badges += [(said(text), kind) for text, kind in own]
+        badges.append((gettext("Deals next"), "badge dealer"))
+    badges += [(said(text), f"badge {kind}" if kind else "badge") for text, kind in own]
     return badges
 
 

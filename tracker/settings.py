@@ -167,6 +167,8 @@ else:
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
             "LOCATION": CACHE_DIR,
             "TIMEOUT": 3600,
+            # Not the files of the cache this folder held before Django's own.
+            "VERSION": 2,
             "OPTIONS": {"MAX_ENTRIES": 5000},
         }
     }
