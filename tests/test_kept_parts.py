@@ -16,9 +16,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 
-from tracker import forms, scoreboard, views
+from tracker import forms, views
 from tracker.models import Game
-from tracker.rules.state import KEPT_ROWS
 from tracker.templatetags.once import VERSION_SLOT, KeptNode
 
 from .conftest import EXAMPLES, our_example_paths
@@ -268,12 +267,6 @@ def test_a_deal_form_with_something_typed_or_refused_is_never_kept():
     shown = _render("deal-form", blank)
     assert 'value="12"' not in shown and 'aria-invalid="true"' not in shown
     assert "Enter deal 1" in shown
-
-
-def test_a_kept_state_holds_at_least_the_rows_the_game_screen_shows():
-    """The history lists the newest RECENT events: a state read back from the
-    cache holds that many rows one by one, so a board never unpickles the rest."""
-    assert KEPT_ROWS >= scoreboard.RECENT
 
 
 def test_the_language_read_once_a_render_follows_a_language_block():
