@@ -1,4 +1,4 @@
-"""The hand calculator (tracker/hand.py): worked examples, bad input, the
+"""The hand calculator (tracker/rules/hand.py): worked examples, bad input, the
 command, and the search checked against a brute force on thousands of hands."""
 
 import io
@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tracker.hand import HandError, parse_cards, parse_wild, score_hand
+from tracker.rules.hand import HandError, parse_cards, parse_wild, score_hand
 
 SUITS = "SHDC"
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -334,7 +334,7 @@ def test_command_refuses_bad_input():
 
 # ---------------------------------------------------------------- brute force
 #
-# Slow and obviously correct: it shares no code or shortcut with tracker/hand.py.
+# Slow and obviously correct: it shares no code or shortcut with tracker/rules/hand.py.
 # Every group is checked against the rules word for word (every way of letting
 # each wild card be natural or a joker), and every split of the hand into groups
 # and ungrouped cards is tried: take the first card, leave it ungrouped or put it
