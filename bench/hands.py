@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tracker.hand import RANKS, SUITS, score_hand
+from tracker.rules.hand import RANKS, SUITS, score_hand
 
 HANDS = 2000
 SEED = 13

@@ -14,7 +14,8 @@ from decimal import Decimal
 
 from hypothesis import strategies as st
 
-from tracker import document, forms, hand, rules, sheet
+from tracker import document, forms, rules, sheet
+from tracker.rules import hand
 
 from .histories import game as valid_history
 from .histories import valid_result

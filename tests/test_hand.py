@@ -1,4 +1,4 @@
-"""The hand calculator (tracker/hand.py): worked examples, bad input, the
+"""The hand calculator (tracker/rules/hand.py): worked examples, bad input, the
 command, and the search checked against a brute force on thousands of hands."""
 
 import io
@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tracker.hand import HandError, parse_cards, parse_wild, score_hand
+from tracker.rules.hand import HandError, parse_cards, parse_wild, score_hand
 
 SUITS = "SHDC"
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -233,16 +233,43 @@ def test_card_notation():
     [
         ("AS 2S 3S 4H 5H 6H 7D 7C 7S 9C 10C JC 1X", None, 'unknown card "1X"'),
         ("AS 2S 3S 4H 5H 6H 7D 7C 7S 9C 10C JC Q", None, 'unknown card "Q"'),
-        ("7H 7H 7H 4H 5H 6H 7D 7C 7S 9C 10C JC QC", None, "7H appears 3 times"),
-        ("PJ PJ PJ PJ PJ 6H 7D 7C 7S 9C 10C JC QC", None, "5 printed jokers"),
-        ("AS 2S 3S 4H 5H 6H 7D 7C 7S 9C 10C JC", None, "not 12"),
-        ("AS 2S 3S 4H 5H 6H 7D 7C 7S 9C 10C JC QC KC KD", None, "not 15"),
+        (
+            "7H 7H 7H 4H 5H 6H 7D 7C 7S 9C 10C JC QC",
+            None,
+            "7H appears 3 times: two decks hold at most 2",
+        ),
+        (
+            "PJ PJ PJ PJ PJ 6H 7D 7C 7S 9C 10C JC QC",
+            None,
+            "5 printed jokers: two decks hold at most 4",
+        ),
+        (
+            "AS 2S 3S 4H 5H 6H 7D 7C 7S 9C 10C JC",
+            None,
+            "a hand has 13 cards, or 14 before the discard, not 12",
+        ),
+        (
+            "AS 2S 3S 4H 5H 6H 7D 7C 7S 9C 10C JC QC KC KD",
+            None,
+            "a hand has 13 cards, or 14 before the discard, not 15",
+        ),
         ("AS 2S 3S 4H 5H 6H 7D 7C 7S 9C 10C JC QC", "11", 'unknown wild rank "11"'),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(cards, wild, message):
-    with pytest.raises(HandError, match=message):
+    with pytest.raises(HandError) as caught:
         score_hand(cards, wild)
+    assert str(caught.value).startswith(message)  # the unknown ones go on to the notation
+
+
+def test_a_refusal_keeps_its_words_and_figures_apart_for_the_translation():
+    # The calculator page translates the English words and then puts the figures in.
+    with pytest.raises(HandError) as caught:
+        score_hand("7H 7H 7H 4H 5H 6H 7D 7C 7S 9C 10C JC QC")
+    assert caught.value.template == (
+        "%(card)s appears %(times)s times: two decks hold at most %(most)s"
+    )
+    assert caught.value.params == {"card": "7H", "times": 3, "most": 2}
 
 
 SHOW = "AS 2S 3S 4H 5H 6H 7D 7C 7S 9C 10C JC QC"
@@ -334,7 +361,7 @@ def test_command_refuses_bad_input():
 
 # ---------------------------------------------------------------- brute force
 #
-# Slow and obviously correct: it shares no code or shortcut with tracker/hand.py.
+# Slow and obviously correct: it shares no code or shortcut with tracker/rules/hand.py.
 # Every group is checked against the rules word for word (every way of letting
 # each wild card be natural or a joker), and every split of the hand into groups
 # and ungrouped cards is tried: take the first card, leave it ungrouped or put it
@@ -634,6 +661,21 @@ def test_three_jokers_alone_are_the_second_sequence():
     result = score_hand("2S 3S 4S 5S 9D 9C 9H KS KD KC PJ PJ PJ", jokers_in_sets=False)
     assert (result.points, result.valid, result.ungrouped) == (0, True, [])
     assert ["PJ", "PJ", "PJ"] in result.groups
+
+
+def test_jokers_no_group_needs_are_laid_as_a_sequence_of_their_own():
+    # Wild jacks: the PJ, JS and JH are jokers; the 3s, kings and 9s are sets of
+    # natural cards, so no group needs a joker and the three lie together as a
+    # sequence of jokers (never pure). No pure sequence: every card counts, the
+    # jokers 0: 4 x 3 + 3 x 10 + 3 x 9 = 12 + 30 + 27 = 69.
+    result = score_hand("PJ JS JH 3S 3H 3D 3C KS KC KD 9H 9C 9D", "J")
+    assert (result.points, result.valid, result.ungrouped) == (69, False, [])
+    assert sorted(map(sorted, result.groups)) == [
+        ["3C", "3D", "3H", "3S"],
+        ["9C", "9D", "9H"],
+        ["JH", "JS", "PJ"],
+        ["KC", "KD", "KS"],
+    ]
 
 
 def test_except_pure_with_one_sequence_throws_the_dearest_card():

@@ -5,7 +5,6 @@ Every expected figure below is written out by hand.
 """
 
 import json
-from decimal import Decimal
 
 import pytest
 
@@ -84,6 +83,12 @@ def test_plays_for_money():
     assert not plays_for_money({"entry_fee": "0"})
     assert not plays_for_money({"point_value": "0.00", "money_unit": "0.01"})
     assert not plays_for_money({})
+    # A game document's figures may be numbers: 1 rupee a point is money.
+    assert plays_for_money({"point_value": 1})
+    # A rule that is not a number puts no money on the game; the other still counts.
+    assert not plays_for_money({"point_value": True})
+    assert not plays_for_money({"point_value": ["1"]})
+    assert plays_for_money({"entry_fee": "abc", "point_value": "0.25"})
 
 
 # ------------------------------------------------------------ on the pages
@@ -151,28 +156,3 @@ def test_documents_keep_plain_figures(client):
     assert doc["state"]["split"] == {"A": "40000.00", "B": "40000.00", "C": "40000.00"}
     sheet = client.get(f"/g/{game.edit_token}/game.csv").content.decode("utf-8-sig")
     assert "₹" not in sheet and "1,20,000" not in sheet
-
-
-def test_whether_a_table_plays_for_money_is_kept_per_pair_of_values_and_their_types():
-    """`plays_for_money` is worked out once per (entry fee, point value) and kept:
-    the same answer as worked out afresh, True and 1 told apart (a key by value
-    alone would mix them), and a value that cannot be a key still answered."""
-    from tracker.rules import money_format
-
-    tables = [
-        {},
-        {"entry_fee": "0", "point_value": "0"},
-        {"entry_fee": "25"},
-        {"point_value": "0.25"},
-        {"point_value": 1},
-        {"point_value": True},
-        {"point_value": "abc"},
-        {"point_value": ["1"]},
-        {"entry_fee": Decimal("0"), "point_value": 0},
-    ]
-    for _ in range(2):  # worked out, then kept
-        for table in tables:
-            assert money_format.plays_for_money(table) == money_format._plays_for_money(table)
-    assert money_format.plays_for_money({"point_value": 1}) is True
-    assert money_format.plays_for_money({"point_value": True}) is False
-    assert format_money("1234.5", {"point_value": "1"}) == "\u20b91,234.50"

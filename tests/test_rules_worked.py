@@ -12,7 +12,7 @@ import pytest
 
 from tracker import rules
 
-from .events import END, deal
+from .events import END, deal, sit_in, sit_out
 
 
 def rejoin(name):
@@ -206,6 +206,41 @@ def test_points_rows_show_balances_and_the_end():
     doc = state.document()
     assert doc["status"] == "finished"
     assert seats(doc, "amount") == {"A": "-5.00", "B": "15.00", "C": "-10.00"}
+
+
+def test_the_history_screen_shows_the_newest_rows_oldest_first_and_counts_them_all():
+    # Points: Asha wins each of 40 deals and Ravi, Meena and Kiran lose 10, 20 and
+    # 30, so after deal k the balances are +60k, -10k, -20k and -30k.
+    history = [deal("Asha", Ravi=10, Meena=20, Kiran=30) for _ in range(40)]
+    state = rules.replay("points", {}, ["Asha", "Ravi", "Meena", "Kiran"], history)
+    assert state.row_count == state.version == 40  # "Show all 40 events"
+    newest = state.recent_rows(12)  # deals 29 to 40, the oldest first
+    assert [row.number for row in newest] == list(range(29, 41))
+    # Deal 29: 60 x 29 = 1740, 10 x 29 = 290, 20 x 29 = 580, 30 x 29 = 870.
+    assert newest[0].totals == {"Asha": 1740, "Ravi": -290, "Meena": -580, "Kiran": -870}
+    # Deal 40: 60 x 40 = 2400, 400, 800, 1200.
+    assert newest[-1].totals == {"Asha": 2400, "Ravi": -400, "Meena": -800, "Kiran": -1200}
+    assert [row.number for row in state.recent_rows(1)] == [40]
+    assert [row.number for row in state.recent_rows(45)] == list(range(1, 41))  # all 40
+    assert state.recent_rows(0) == []
+
+
+def test_the_newest_deals_are_counted_back_to_the_last_other_event():
+    # The game screen adds a saved deal's row alone only when the rows it shows
+    # are all deals: how many of the newest rows, back from the last, are deals.
+    state = rules.new_game("points", {}, ["Asha", "Ravi", "Meena"])
+    assert state.newest_deals == 0  # no rows yet
+    rules.apply(state, deal("Asha", Ravi=10, Meena=20))
+    rules.apply(state, deal("Ravi", Asha=5, Meena=5))
+    assert state.newest_deals == 2
+    rules.apply(state, sit_out("Meena"))  # not a deal: none since
+    assert state.newest_deals == 0
+    rules.apply(state, deal("Asha", Ravi=30))
+    assert state.newest_deals == 1  # deal, sit-out, deal, deal: one back to the sit-out
+    rules.apply(state, sit_in("Meena"))
+    rules.apply(state, deal("Meena", Asha=2, Ravi=3))
+    rules.apply(state, deal("Meena", Asha=4, Ravi=6))
+    assert state.newest_deals == 2
 
 
 def test_a_split_row_keeps_the_method_and_the_shares():

@@ -34,7 +34,7 @@ def phrase(value):
 
 
 def refusal(error):
-    """What the engine (or the hand calculator, tracker/hand.py) refused, in the
+    """What the engine (or the hand calculator, tracker/rules/hand.py) refused, in the
     active language: anything with the English `template` and its `params`."""
     return translate(error.template, error.params)
 

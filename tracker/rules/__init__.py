@@ -14,6 +14,8 @@ and so refuse the same things with the same words.
   and points share.
 - pool.py, deals.py, points.py: one module per format.
 - formats.py: the registry, `FORMATS` (name -> format object).
+- money_format.py: money as the screen shows it (rupee sign, Indian grouping).
+- hand.py: the hand calculator's search (tracker/calculator.py is its page).
 """
 
 from .base import Format, Preset, RuleInput

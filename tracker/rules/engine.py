@@ -113,7 +113,7 @@ def apply(state, event):
     figure = spec.figure
     row.index = index
     row.totals = {p.name: figure(state, p) for p in state.players}
-    state.add_row(row)
+    state.rows.append(row)
     spec.refresh(state)
     return row
 
@@ -155,7 +155,6 @@ def _deal(state, event):
             params={"name": winner, "why": why},
             field="winner",
         )
-    winner = seated[winner].name  # the seat's own string: a kept state holds it once
     results = event.get("results")
     if not isinstance(results, dict):
         raise RuleError(N_("results must give every loser's result"), field="results")

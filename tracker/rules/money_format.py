@@ -19,31 +19,11 @@ RUPEE = "\u20b9"
 MINUS = "-"
 
 
-_PLAYS = {}  # (type, entry fee, type, point value): `plays_for_money` of them
-_PLAYS_MANY = 1024  # kept; past that it starts again
-
-
 def plays_for_money(rules):
     """Whether the table's rules put money on the game (an entry fee or a point value).
 
-    Worked out once per pair of values (by their types too: True is not 1 here)
-    and kept: a board formats a dozen amounts under the same rules, and each
-    asked again (two decimals made from text)."""
+    A rule that is not a number puts no money on the game."""
     rules = rules or {}
-    fee, value = rules.get("entry_fee", "0"), rules.get("point_value", "0")
-    key = (type(fee), fee, type(value), value)
-    try:
-        found = _PLAYS.get(key)
-    except TypeError:  # a value that cannot be a key (a document's list): not kept
-        return _plays_for_money(rules)
-    if found is None:
-        if len(_PLAYS) >= _PLAYS_MANY:
-            _PLAYS.clear()
-        found = _PLAYS[key] = _plays_for_money(rules)
-    return found
-
-
-def _plays_for_money(rules):
     for key in ("entry_fee", "point_value"):
         try:
             if Decimal(str(rules.get(key, "0"))) != 0:

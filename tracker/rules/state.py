@@ -7,10 +7,7 @@ rotation, lookups, the shape of the document) is written here once.
 
 from __future__ import annotations
 
-import pickle
-from dataclasses import dataclass, field, fields
-from decimal import Decimal
-from operator import attrgetter
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -51,31 +48,6 @@ class Row:
     shares: dict | None = None
 
 
-# A row's fields' values in the order Row(...) takes them: how a state is kept.
-_row_values = attrgetter(*(f.name for f in fields(Row)))
-
-# A kept state's newest rows, from KEPT_ROWS to twice as many, are kept one by
-# one, each row's values pickled once, when the row was added; the older ones in
-# runs of KEPT_ROWS, each pickled once, when it left the newest, and read only
-# when something asks for every row. As many as the game screen's history shows
-# (tracker/scoreboard.py RECENT), so a board is laid out from the newest rows alone.
-KEPT_ROWS = 12
-
-
-def _pickled(rows):
-    return pickle.dumps([_row_values(row) for row in rows], pickle.HIGHEST_PROTOCOL)
-
-
-def _pickled_row(row):
-    return pickle.dumps(_row_values(row), pickle.HIGHEST_PROTOCOL)
-
-
-def _rows_of(newest):
-    """The newest rows as rows: one still as the bytes it was read back as is
-    unpickled here."""
-    return [Row(*pickle.loads(row)) if type(row) is bytes else row for row in newest]
-
-
 @dataclass
 class GameState:
     format: str
@@ -89,95 +61,31 @@ class GameState:
     split: dict | None = None  # name -> Decimal share, once split
     tie_breaker: bool = False
     level: list = field(default_factory=list)  # basic: who plays the tie-breaker
-    rows: list = field(default_factory=list)
+    rows: list = field(default_factory=list)  # one Row per event, oldest first
     last_dealer: int | None = None  # seat index of the last deal's dealer
     in_after_last_deal: list = field(default_factory=list)
-    # How many of the newest rows, back from the last, are deals: whether the rows
-    # the game screen shows are all deals, told without reading them (a state kept
-    # before this was counted reads 0: not all deals, as far as it can tell).
-    newest_deals: int = 0
 
-    # -- kept (pickled): the shared cache keeps the state of every revision
-
-    # A state read back keeps its newest rows here until every row is asked for
-    # (`_RowsReadBack`); a state played from the start has them all in `rows`.
-    # A class default, not `self.__dict__`: reading an instance's dict makes
-    # Python read its every attribute more slowly after (a replay 9 % slower).
-    _newest = None
-    # The pickles the newest rows were read back from, in their order: those rows
-    # are kept again as these bytes (rows added since are pickled when kept). Each
-    # stays as its bytes in `_newest` too until `recent_rows` or `rows` asks for it.
-    _newest_kept = ()
-
-    def __getstate__(self):
-        """The state as pickled: each row as the tuple of its fields' values,
-        not an object with its field names (a quarter smaller, and quicker to
-        pickle and unpickle), and only the newest rows one by one.
-
-        A deal saved reads the state kept for the revision before it, plays the
-        deal on it and keeps the new state: the older rows (`_older`, runs of
-        KEPT_ROWS rows, each pickled once) and the newest ones read back (each
-        row pickled once, `_newest_kept`) are kept again as the bytes they were
-        read as, not pickled again: only the deal's own row is. The scoreboard
-        shows the newest rows only (`recent_rows`); `rows` reads the rest when asked.
-        """
-        kept = self.__dict__.copy()
-        kept.pop("_newest_kept", None)
-        if self._newest is None:  # every row is here: the older ones pickled in one run
-            rows = kept.pop("rows")
-            cut = max(0, len(rows) - KEPT_ROWS)
-            older, older_count, newest = ([_pickled(rows[:cut])] if cut else []), cut, rows[cut:]
-            pickled = []
-        else:
-            older, older_count, newest = list(self._older), self._older_count, self._newest
-            pickled = list(self._newest_kept)  # of the first rows of `newest`
-        while len(newest) >= 2 * KEPT_ROWS:
-            older.append(_pickled(_rows_of(newest[:KEPT_ROWS])))
-            older_count += KEPT_ROWS
-            newest, pickled = newest[KEPT_ROWS:], pickled[KEPT_ROWS:]
-        kept["_older"], kept["_older_count"] = older, older_count
-        kept["_newest"] = pickled + [_pickled_row(row) for row in newest[len(pickled) :]]
-        return kept
-
-    def __setstate__(self, kept):
-        if "rows" in kept:  # (a state kept before its older rows were kept apart)
-            rows = kept["rows"]
-            if rows and isinstance(rows[0], tuple):  # (and before that, as Row objects)
-                kept["rows"] = [Row(*values) for values in rows]
-        else:
-            newest = kept["_newest"]
-            if newest and isinstance(newest[0], bytes):  # each row pickled on its own
-                kept["_newest_kept"] = newest
-                kept["_newest"] = list(newest)  # each unpickled when first asked for
-            else:  # (a state kept before its newest rows were pickled one by one)
-                kept["_newest"] = [Row(*values) for values in newest]
-        for name, value in kept.items():  # (not self.__dict__: see _newest)
-            setattr(self, name, value)
+    # -- the rows
 
     @property
     def row_count(self):
-        """How many events the history has, without reading every row."""
-        newest = self._newest
-        if newest is None:
-            return len(self.rows)
-        return self._older_count + len(newest)
+        """How many events the history has."""
+        return len(self.rows)
 
     def recent_rows(self, count):
         """The newest `count` rows (every row when there are fewer), oldest first."""
-        newest = self._newest
-        if newest is None or (len(newest) < count and self._older_count):
-            newest = self.rows
-        elif count > 0:  # the rows asked for, read now where still their bytes
-            for i in range(max(0, len(newest) - count), len(newest)):
-                if type(newest[i]) is bytes:
-                    newest[i] = Row(*pickle.loads(newest[i]))
-        return newest[-count:] if count > 0 else []
+        return self.rows[-count:] if count > 0 else []
 
-    def add_row(self, row):
-        """A row after the last (the engine's, for the event it applied)."""
-        newest = self._newest
-        (self.rows if newest is None else newest).append(row)
-        self.newest_deals = self.newest_deals + 1 if row.type == "deal" else 0
+    @property
+    def newest_deals(self):
+        """How many of the newest rows, back from the last, are deals: whether
+        the rows the game screen shows are all deals."""
+        count = 0
+        for row in reversed(self.rows):
+            if row.type != "deal":
+                break
+            count += 1
+        return count
 
     # -- lookups
 
@@ -302,29 +210,3 @@ class GameState:
         }
         doc.update(self.spec.state_document(self))
         return doc
-
-
-class _RowsReadBack:
-    """`rows` of a state read back (`GameState.__setstate__`): its older rows
-    unpickled when something first asks for every row, then kept in the state as
-    any state's rows are. A descriptor the state's own `rows` hides, not a
-    `__getattr__`, which would slow every other attribute read of a state."""
-
-    def __get__(self, state, owner=None):
-        if state is None:
-            return self
-        newest = state._newest
-        if newest is None:
-            raise AttributeError("rows")
-        kept = state.__dict__
-        rows = [Row(*values) for run in kept.pop("_older") for values in pickle.loads(run)]
-        rows += _rows_of(newest)
-        del kept["_newest"], kept["_older_count"]
-        kept.pop("_newest_kept", None)
-        kept["rows"] = rows
-        return rows
-
-
-GameState.rows = _RowsReadBack()
-
-ZERO = Decimal(0)

@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tracker.hand import ACE_VALUES, COUNT_RULES, NATURAL_WILD_RULES, HandError, score_hand
+from tracker.rules.hand import ACE_VALUES, COUNT_RULES, NATURAL_WILD_RULES, HandError, score_hand
 
 
 class Command(BaseCommand):

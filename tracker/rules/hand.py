@@ -53,7 +53,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .rules.table import N_
+from .table import N_
 
 SUITS = "SHDC"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
