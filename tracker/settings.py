@@ -28,18 +28,31 @@ def env_list(name, default):
 DEBUG = env_bool("DEBUG", False)
 
 
+def private_file(path):
+    """Make `path` readable by its owner alone (0600): new if missing, tightened if
+    wider. The secret key and the SQLite database (which holds every link's
+    token) are no business of other users of the machine."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
+    except FileExistsError:
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
+
+
 def local_secret_key(path=BASE_DIR / ".secret_key"):
     """A random key kept beside the code, made on first start, for a home server
     that was given no SECRET_KEY (several gunicorn workers must share it)."""
     if not path.exists():
         draft = path.with_name(f".secret_key.{os.getpid()}")
         try:
+            private_file(draft)
             draft.write_text(secrets.token_urlsafe(50))
             os.link(draft, path)  # atomic: the first worker's key wins
         except FileExistsError:
             pass
         finally:
             draft.unlink(missing_ok=True)
+    private_file(path)  # one kept from before, made 0644
     return path.read_text().strip()
 
 
@@ -123,6 +136,12 @@ else:
 if default_db["ENGINE"] == "django.db.backends.sqlite3":
     default_db["OPTIONS"] = {**SQLITE_OPTIONS, **default_db.get("OPTIONS", {})}
     default_db.setdefault("TEST", {})
+    if str(default_db["NAME"]) not in ("", ":memory:"):
+        # SQLite makes its -wal and -shm files with the database file's mode.
+        for suffix in ("", "-wal", "-shm"):
+            sqlite_file = Path(f"{default_db['NAME']}{suffix}")
+            if sqlite_file.parent.is_dir() and (not suffix or sqlite_file.exists()):
+                private_file(sqlite_file)
 else:
     default_db["CONN_HEALTH_CHECKS"] = True
 DATABASES = {"default": default_db}
