@@ -9,13 +9,15 @@ import hmac
 import json
 import secrets
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import document, i18n, rules, sheet
+from . import allowance, document, i18n, rules, sheet
+from .allowance import Allowance  # noqa: F401 (a model of this app, kept beside its logic)
 from .urltag import cached_reverse
 
 
@@ -337,14 +339,14 @@ class Game(models.Model):
     @transaction.atomic
     def import_document(cls, doc, created_from="", table=None):
         """Create a game from a game document; nothing is created if it is refused."""
-        game_doc, state = document.read(doc)
+        game_doc, state = document.read(doc, settings.EVENTS_PER_GAME)
         return cls._store(game_doc, state, created_from, table)
 
     @classmethod
     @transaction.atomic
     def import_csv(cls, text, created_from=""):
         """Create a game from the CSV the tracker writes; refusals name the row."""
-        game_doc, state = sheet.load_csv(text)
+        game_doc, state = sheet.load_csv(text, settings.EVENTS_PER_GAME)
         return cls._store(game_doc, state, created_from)
 
     @classmethod
@@ -354,6 +356,8 @@ class Game(models.Model):
         A game made for a table is a change to the table: its revision is
         bumped, unless the caller (one change making several games) bumps it.
         """
+        if not kept:  # a backup's game was charged when it was first made
+            allowance.charge(created_from)  # or Spent, and nothing is made
         names = game_doc["players"]
         game = cls.objects.create(
             **kept,
@@ -413,6 +417,7 @@ class Game(models.Model):
             self.revision = game.revision
         else:
             ids = self.event_ids
+        document.check_room(state, settings.EVENTS_PER_GAME)
         rules.apply(state, event)  # refuses before it changes anything
         serial = self.revision + 1  # revisions only grow: an id is never given twice
         Event.insert(self.pk, len(ids), serial, event)
@@ -728,6 +733,7 @@ class Table(models.Model):
         if not name:
             raise MemberError(_("Give the table a name"), "name")
         names = cls.check_members(members)
+        allowance.charge(created_from, kind="tables")  # or Spent, and nothing is made
         table = cls.objects.create(name=name, created_from=created_from)
         Member.objects.bulk_create(
             Member(table=table, name=n, order=i) for i, n in enumerate(names, start=1)

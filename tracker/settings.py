@@ -209,6 +209,9 @@ SECURE_HSTS_PRELOAD = HTTPS
 BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The reverse proxies in front of the app that each append to X-Forwarded-For:
+# the client's address is the entry this many places from the right.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 1)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -227,8 +230,17 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# New games (created or imported) per client address per hour.
+# Limits a family never reaches, so that no client fills the database or ties a
+# worker up (README, Settings). New games (created or imported, each game of a
+# table document counted, and a refused upload as the games it held) and new
+# tables per client per hour (tracker/allowance.py):
 GAMES_PER_HOUR = env_int("GAMES_PER_HOUR", 30)
+# Counted before anything is replayed: events in a game's history (deals and
+# the rest), games in a table document, and the bytes of an uploaded file.
+EVENTS_PER_GAME = env_int("EVENTS_PER_GAME", 2000)
+GAMES_PER_TABLE_FILE = env_int("GAMES_PER_TABLE_FILE", 1000)
+GAME_FILE_MAX_BYTES = env_int("GAME_FILE_MAX_BYTES", 2_000_000)
+TABLE_FILE_MAX_BYTES = env_int("TABLE_FILE_MAX_BYTES", 10_000_000)
 
 LOGGING = {
     "version": 1,

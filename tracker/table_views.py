@@ -6,25 +6,22 @@ template. The view link (`watch_table`) only reads.
 """
 
 import re
-from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
 from django.db.models import Count, Max
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import document, i18n, rules, stats, tables
+from . import allowance, document, i18n, rules, stats, tables
 from .forms import FORMAT_CHOICES, NewGame
 from .models import Game, MemberError, StaleTable, Table
 from .table_chart import money_svg, wins_svg
 from .views import (
-    MAX_UPLOAD,
     TOO_MANY,
     _client_key,
     _made_against,
@@ -80,10 +77,8 @@ def your_tables(request):
 
 
 def _too_many_tables(request):
-    """New tables per address per hour are limited as new games are."""
-    since = timezone.now() - timedelta(hours=1)
-    made = Table.objects.filter(created_from=_client_key(request), created_at__gte=since)
-    return made.count() >= settings.GAMES_PER_HOUR
+    """New tables per client per hour are limited as new games are."""
+    return not allowance.has_room(_client_key(request), kind="tables")
 
 
 TOO_MANY_TABLES = gettext_lazy(
@@ -104,6 +99,8 @@ def new_table(request):
             table = Table.start(name, typed.splitlines(), _client_key(request))
         except MemberError as error:
             context["errors"][error.field] = error.message
+        except allowance.Spent:
+            context["errors"]["name"] = TOO_MANY_TABLES
         else:
             _remember_table(request, table, can_edit=True)
             if request.htmx:
@@ -118,14 +115,22 @@ def import_table(request):
     """A saved table document as a new table with new links."""
     error = TOO_MANY_TABLES if _too_many_tables(request) else _upload_error(request)
     table = None
+    creator, count = _client_key(request), 1
     if error is None:
         try:
-            text = request.FILES["file"].read().decode("utf-8-sig")
-            table = tables.import_document(document.loads(text), created_from=_client_key(request))
+            doc = document.loads(request.FILES["file"].read().decode("utf-8-sig"))
+            count = tables.games_in(doc)
+            if _too_many_games(request, count):  # before any game is replayed
+                raise allowance.Spent
+            table = tables.import_document(doc, created_from=creator)
         except UnicodeDecodeError:
             error = gettext("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:
             error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
+        except allowance.Spent:
+            error = _too_many_in(count)
+    if error and "file" in request.FILES:  # a refused file counts as the games it held
+        allowance.charge_refused(creator, count)
     if error:
         context = {"name": "", "members": "", "errors": {}, "import_error": error}
         return render(request, "tracker/table_new.html", context, status=422)
@@ -139,9 +144,19 @@ def _upload_error(request):
         return TOO_MANY
     if upload is None:
         return gettext("Choose a saved file (.json) to import.")
-    if upload.size > MAX_UPLOAD * 5:
+    if upload.size > settings.TABLE_FILE_MAX_BYTES:
         return gettext("That file is too big.")
     return None
+
+
+def _too_many_in(count):
+    """The refusal of a file with more games than this client may still make."""
+    if count <= 1:
+        return TOO_MANY
+    return gettext(
+        "Not imported: the file has %(count)s games, more than this address may make "
+        "now (%(n)s an hour). Try again later, or ask whoever runs the server to import it."
+    ) % {"count": count, "n": settings.GAMES_PER_HOUR}
 
 
 def _message(error):
@@ -321,6 +336,8 @@ def play_again(request, token, game):
         return _stale(request, table, version)
     except (MemberError, rules.RuleError) as error:
         return _after_change(request, table, {"games": _message(error)})
+    except allowance.Spent:
+        return _after_change(request, table, {"games": TOO_MANY})
     _remember(request, made, can_edit=True)
     if request.htmx:
         return HttpResponseClientRedirect(made.get_absolute_url())
@@ -335,14 +352,17 @@ def upload(request, token):
     if version != table.revision:  # before the file is read
         return _stale(request, table, version)
     error = _upload_error(request)
+    creator, count = _client_key(request), 1
     if error is None:
-        creator = _client_key(request)
         try:
             text = request.FILES["file"].read().decode("utf-8-sig")
             if not text.lstrip().startswith("{"):
                 tables.import_game(table, text, creator, made_against=version)
             else:
                 doc = document.loads(text)
+                count = tables.games_in(doc)
+                if _too_many_games(request, count):  # before any game is replayed
+                    raise allowance.Spent
                 if isinstance(doc, dict) and doc.get("schema") == tables.SCHEMA:
                     tables.import_document(doc, creator, into=table, made_against=version)
                 else:
@@ -353,6 +373,10 @@ def upload(request, token):
             error = gettext("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:
             error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
+        except allowance.Spent:
+            error = _too_many_in(count)
+    if error and "file" in request.FILES:  # a refused file counts as the games it held
+        allowance.charge_refused(creator, count)
     if error and not _still_at(table, version):
         return _stale(request, table, version)
     if error:
@@ -501,6 +525,9 @@ def new_table_game(request, token):
             form.errors["players"] = error.message
         except rules.RuleError as error:
             form.add_error(error)
+        except allowance.Spent:
+            form.errors["form"] = TOO_MANY
+            status = 429
     if game is None:
         return _game_form(request, table, form, version, status=status)
     _remember(request, game, can_edit=True)

@@ -9,7 +9,6 @@ import hashlib
 import hmac
 import pickle
 import time
-from datetime import timedelta
 from decimal import Decimal
 from urllib.parse import parse_qs, urlsplit
 
@@ -22,14 +21,13 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import get_language, gettext, gettext_lazy, gettext_noop
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from . import document, i18n, rules, scoreboard, share
+from . import allowance, document, i18n, rules, scoreboard, share
 from .calculator import Calculator
 from .chart import running_totals_svg
 from .csrf_token import masked_token
@@ -55,22 +53,14 @@ def _get_game_or_404(token, can_edit):
 
 
 def _client_key(request):
-    """A keyed hash of the client's address: enough to count, nothing to leak."""
-    address = request.META.get("REMOTE_ADDR", "")
-    if settings.BEHIND_PROXY:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        address = forwarded.split(",")[0].strip() or address
-    return hmac.new(settings.SECRET_KEY.encode(), address.encode(), "sha256").hexdigest()
+    return allowance.client_key(request)
 
 
-def _too_many_games(request):
-    """New games per address per hour are limited, so a script cannot fill the database.
-
-    Counted in the database, so it holds across workers and servers without Redis.
-    """
-    since = timezone.now() - timedelta(hours=1)
-    made = Game.objects.filter(created_from=_client_key(request), created_at__gte=since)
-    return made.count() >= settings.GAMES_PER_HOUR
+def _too_many_games(request, count=1):
+    """New games per client per hour are limited, so a script cannot fill the database
+    (tracker/allowance.py). Asked before a file is read; the charge made with the
+    games themselves, inside their transaction, decides (allowance.Spent)."""
+    return not allowance.has_room(_client_key(request), count)
 
 
 TOO_MANY = gettext_lazy("Too many new games from this address in the last hour. Try again later.")
@@ -146,6 +136,9 @@ def new_game(request):
             )
         except rules.RuleError as error:
             form.add_error(error)
+        except allowance.Spent:
+            form.errors["form"] = TOO_MANY
+            status = 429
     if game is None:
         template = "tracker/new_game.html#form" if request.htmx else "tracker/new_game.html"
         context = {"form": form, "formats": FORMAT_CHOICES}
@@ -1101,25 +1094,22 @@ def chart(request, token, can_edit):
     return response
 
 
-MAX_UPLOAD = 2_000_000  # bytes: a thousand-deal game is well under 1 MB
-
-
 @require_http_methods(["GET", "POST"])
 def import_game(request):
     if request.method == "GET":
         return render(request, "tracker/import.html")
     upload = request.FILES.get("file")
     error = None
+    creator = _client_key(request)
     if _too_many_games(request):
         return render(request, "tracker/import.html", {"error": TOO_MANY}, status=429)
     if upload is None:
         error = gettext("Choose a game file (.json) to import.")
-    elif upload.size > MAX_UPLOAD:
+    elif upload.size > settings.GAME_FILE_MAX_BYTES:
         error = gettext("That file is too big to be a game.")
     else:
         try:
             text = upload.read().decode("utf-8-sig")
-            creator = _client_key(request)
             json_named = upload.name.lower().endswith(".json")
             if text.lstrip().startswith("{") or json_named:
                 game = Game.import_document(document.loads(text), created_from=creator)
@@ -1129,7 +1119,11 @@ def import_game(request):
             error = gettext("That file is not a text file.")
         except rules.RuleError as refused:
             error = gettext("Not imported: %(why)s") % {"why": _readable(refused)}
+        except allowance.Spent:
+            return render(request, "tracker/import.html", {"error": TOO_MANY}, status=429)
     if error:
+        if upload is not None:  # a refused file counts as the game it would have made
+            allowance.charge_refused(creator)
         return render(request, "tracker/import.html", {"error": error}, status=422)
     _remember(request, game, can_edit=True)
     return redirect(game)
