@@ -75,6 +75,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a body too big is never read, any other form is read once, safely,
+    # before any refusal above the views (a bad Host) could read it (middleware.py).
+    "tracker.middleware.RequestGuard",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -87,8 +90,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last, so every header above is still added to its 400; it reads the form
-    # before CsrfViewMiddleware.process_view does (that runs after every __call__).
+    # Last, so every header above is still added to its 413 or 400 for a body
+    # RequestGuard refused, before CsrfViewMiddleware.process_view or a view runs.
     "tracker.middleware.UnreadableBody",
 ]
 
@@ -213,6 +216,8 @@ if BEHIND_PROXY:
 # the client's address is the entry this many places from the right.
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 1)
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# No camera, microphone or location; the game screen keeps the screen awake.
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), screen-wake-lock=(self)"
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
@@ -241,6 +246,9 @@ EVENTS_PER_GAME = env_int("EVENTS_PER_GAME", 2000)
 GAMES_PER_TABLE_FILE = env_int("GAMES_PER_TABLE_FILE", 1000)
 GAME_FILE_MAX_BYTES = env_int("GAME_FILE_MAX_BYTES", 2_000_000)
 TABLE_FILE_MAX_BYTES = env_int("TABLE_FILE_MAX_BYTES", 10_000_000)
+# A request body larger than the largest upload and its form is refused (413)
+# from its Content-Length, before anything reads it.
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", TABLE_FILE_MAX_BYTES + 1_000_000)
 
 LOGGING = {
     "version": 1,
