@@ -206,6 +206,7 @@ HTTPS = env_bool("HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS and env_bool("SECURE_SSL_REDIRECT", True)
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000) if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
@@ -253,6 +254,8 @@ REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", TABLE_FILE_MAX_BYTES + 1_000_00
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # "Not Found: /g/Abc…/": a link's token shortened in every line (tracker/logs.py).
+    "filters": {"short_links": {"()": "tracker.logs.ShortLinks"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["short_links"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
