@@ -2,6 +2,10 @@
 
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -112,3 +116,169 @@ def test_a_damaged_backup_restores_nothing_and_names_the_file(tmp_path):
     (tmp_path / "index.json").write_text("{nope")
     with pytest.raises(CommandError, match=r"index\.json: document: not a JSON document"):
         run("restore", str(tmp_path))
+
+
+# ---------------------------------------------------------------- kept private (issue 27, item 7)
+
+
+def mode(path):
+    return path.stat().st_mode & 0o777
+
+
+def test_a_backup_is_readable_by_its_owner_alone(tmp_path):
+    make_family_history()
+    folder = tmp_path / "backup"
+    run("backup", str(folder))
+    assert mode(folder) == mode(folder / "tables") == mode(folder / "games") == 0o700
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    assert len(files) == 1 + 2 + 6  # index.json, the tables, the games
+    assert {mode(p) for p in files} == {0o600}
+    # An empty folder made beforehand (by mkdir, 0755) is taken and made private.
+    empty = tmp_path / "empty"
+    empty.mkdir(mode=0o755)
+    run("backup", str(empty))
+    assert mode(empty) == 0o700 and mode(empty / "index.json") == 0o600
+
+
+def test_a_backup_into_a_folder_with_files_is_refused_and_writes_nothing(tmp_path):
+    make_family_history()
+    (tmp_path / "old-notes.txt").write_text("kept")
+    with pytest.raises(CommandError, match=r"is not empty: back up into a new or empty folder$"):
+        run("backup", str(tmp_path))
+    assert [p.name for p in tmp_path.iterdir()] == ["old-notes.txt"]
+
+
+def damaged_index(tmp_path, change):
+    """A backup whose index.json `change` damaged, on an empty database."""
+    make_family_history()
+    run("backup", str(tmp_path))
+    index = json.loads((tmp_path / "index.json").read_text())
+    change(index)
+    (tmp_path / "index.json").write_text(json.dumps(index))
+    Game.objects.all().delete()
+    Table.objects.all().delete()
+    return index
+
+
+def refused(tmp_path):
+    """restore's one-line refusal; nothing was restored."""
+    with pytest.raises(CommandError) as refusal:
+        run("restore", str(tmp_path))
+    assert (Game.objects.count(), Table.objects.count(), Member.objects.count()) == (0, 0, 0)
+    message = str(refusal.value)
+    assert len(message.splitlines()) == 1
+    return message
+
+
+def test_restore_takes_a_token_only_to_the_letter(tmp_path):
+    index = damaged_index(
+        tmp_path, lambda i: i["games"][0].update(edit_token=i["games"][0]["edit_token"] + "\n")
+    )
+    name = index["games"][0]["file"]
+    assert refused(tmp_path) == f"index.json: {name}: edit_token is not a link's token"
+
+
+def test_restore_refuses_an_entry_given_twice(tmp_path):
+    index = damaged_index(tmp_path, lambda i: i["games"].append(dict(i["games"][0])))
+    name = index["games"][0]["file"]
+    assert refused(tmp_path) == (f"index.json: {name}: its file is given twice (also in {name})")
+
+
+def test_restore_refuses_a_token_two_entries_share(tmp_path):
+    def share(index):
+        index["games"][1]["view_token"] = index["tables"][0]["view_token"]
+
+    index = damaged_index(tmp_path, share)
+    game, table = index["games"][1]["file"], index["tables"][0]["file"]
+    assert refused(tmp_path) == (
+        f"index.json: {game}: its view token is given twice (also in {table})"
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [
+        ("table", ["x"], "its table ['x'] is not a table of index.json"),
+        ("table", "tables/999.json", "its table 'tables/999.json' is not a table of index.json"),
+        ("created_from", 5, "created_from is not a keyed hash of an address"),
+        (
+            "created_at",
+            "2026-12-01T10:00:00",
+            "created_at is not a date and time with its time zone",
+        ),
+        (
+            "updated_at",
+            "2026-13-45T10:00:00+05:30",
+            "updated_at is not a date and time with its time zone",
+        ),
+        ("view_token", None, "view_token is not a link's token"),
+    ],
+)
+def test_restore_checks_the_types_of_every_entry(tmp_path, key, value, words):
+    index = damaged_index(tmp_path, lambda i: i["games"][-1].update({key: value}))
+    assert refused(tmp_path) == f"index.json: {index['games'][-1]['file']}: {words}"
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda i: i.update(games={"x": 1}), "index.json: games must be a list"),
+        (lambda i: i["tables"].append("tables/9.json"), "index.json: tables[2] must be an object"),
+        (
+            lambda i: i["games"][0].update(file="../x.json"),
+            "index.json: games[0]: file '../x.json' is not a file of games/",
+        ),
+        (
+            lambda i: i["games"][0].update(file="tables/1.json"),
+            "index.json: games[0]: file 'tables/1.json' is not a file of games/",
+        ),
+        (
+            lambda i: i["games"][0].update(secret=1),
+            "index.json: games[0]: 'secret' is not part of an entry",
+        ),
+    ],
+)
+def test_restore_checks_the_shape_of_the_index(tmp_path, change, words):
+    damaged_index(tmp_path, change)
+    assert refused(tmp_path) == words
+
+
+def test_restore_reads_no_file_through_a_symbolic_link(tmp_path):
+    backup_dir = tmp_path / "backup"
+    index = damaged_index(backup_dir, lambda i: None)
+    outside = tmp_path / "elsewhere.json"
+    name = index["games"][0]["file"]
+    outside.write_bytes((backup_dir / name).read_bytes())
+    (backup_dir / name).unlink()
+    (backup_dir / name).symlink_to(outside)
+    assert refused(backup_dir) == f"{name}: a symbolic link: a backup holds its files themselves"
+    # A folder of the backup that is a link to another place is refused the same way.
+    (backup_dir / name).unlink()
+    (backup_dir / "games").rename(tmp_path / "games")
+    (backup_dir / "games").symlink_to(tmp_path / "games")
+    outside.rename(tmp_path / name)
+    assert refused(backup_dir).endswith(": a symbolic link: a backup holds its files themselves")
+
+
+def test_the_secret_key_and_the_database_are_made_0600(tmp_path):
+    from tracker.settings import local_secret_key
+
+    key = tmp_path / ".secret_key"
+    assert len(local_secret_key(key)) > 40
+    assert mode(key) == 0o600
+    key.chmod(0o644)  # one made before
+    local_secret_key(key)
+    assert mode(key) == 0o600
+    database = tmp_path / "db.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY": "x" * 50}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"],
+        cwd=Path(__file__).resolve().parent.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert mode(database) == 0o600
+    assert {mode(p) for p in tmp_path.glob("db.sqlite3*")} == {0o600}

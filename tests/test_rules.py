@@ -355,7 +355,7 @@ def test_custom_split_refusals():
         ("pool", {"max_drops": -2}, "rules.max_drops", "not be negative"),
         ("pool", {"entry_fee": "-5"}, "rules.entry_fee", "not be negative"),
         ("pool", {"entry_fee": "2.5", "money_unit": "1"}, "rules.entry_fee", "more decimals"),
-        ("pool", {"entry_fee": "abc"}, "rules.entry_fee", "must be an amount"),
+        ("pool", {"entry_fee": "abc"}, "rules.entry_fee", "must be a plain amount"),
         ("pool", {"out_at": "touch"}, "rules.out_at", "reach or exceed"),
         ("pool", {"ace_value": 11}, "rules.ace_value", "10 or 1"),
         ("pool", {"deal_count": 3}, "rules.deal_count", "not a rule of pool"),
@@ -425,9 +425,11 @@ def test_card_house_rules_are_kept_only_where_the_table_changed_them():
 @pytest.mark.parametrize(
     ("table", "words"),
     [
-        ({"entry_fee": "1e-999999999"}, "more decimals than the money unit"),
-        ({"entry_fee": "1e30"}, "at most 1000000"),
-        ({"entry_fee": "NaN"}, "must be an amount"),
+        ({"entry_fee": "1e-999999999"}, "must be a plain amount"),
+        ({"entry_fee": "0." + "0" * 5000 + "1"}, "more decimals than the money unit"),
+        ({"entry_fee": "1e30"}, "must be a plain amount"),
+        ({"entry_fee": "1" + "0" * 30}, "at most 1000000"),
+        ({"entry_fee": "NaN"}, "must be a plain amount"),
     ],
 )
 def test_money_out_of_all_proportion_is_refused(table, words):

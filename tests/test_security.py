@@ -26,6 +26,10 @@ def test_every_page_sends_the_security_headers(client):
         assert response["X-Content-Type-Options"] == "nosniff"
         assert response["Referrer-Policy"] == "same-origin"
         assert response["X-Frame-Options"] == "DENY"
+        # No camera, microphone or location for anyone; the wake lock for this site.
+        assert response["Permissions-Policy"] == (
+            "camera=(), microphone=(), geolocation=(), screen-wake-lock=(self)"
+        )
 
 
 @pytest.mark.django_db

@@ -6,10 +6,17 @@ the game document of shared/docs/game-json.md), plus `index.json`, which
 alone carries what the documents leave out: each one's edit and view
 tokens, its dates, and which table a game belongs to. `restore` replays
 every game through the rules engine and brings back the same links.
+
+The tokens are the links, so a backup is private: the folder and its
+subfolders are made 0700 and every file 0600, in a folder that is new or
+empty (no stale file of an older backup is left beside them). `restore`
+checks every entry of `index.json` before it restores anything, and reads
+no file through a symbolic link.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -21,7 +28,14 @@ from . import document, rules, tables
 from .models import Game, Member, MemberError, Table
 
 SCHEMA = "rummy-tracker.backup/1"
-TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")  # whole: re.fullmatch, never a trailing newline
+FILE = re.compile(r"(tables|games)/[0-9]+\.json")
+CREATED_FROM = re.compile(r"[0-9a-f]{64}|")  # a keyed hash of an address, or none
+ENTRY_KEYS = {
+    "tables": {"file", "name", "edit_token", "view_token", "created_at", "updated_at"},
+    "games": {"file", "name", "edit_token", "view_token", "table", "created_from"}
+    | {"created_at", "updated_at"},
+}
 
 
 class BackupError(ValueError):
@@ -35,13 +49,12 @@ def _dates(row):
 def write(folder):
     """Write every table and game into `folder`; returns (tables, games) counted."""
     folder = Path(folder)
-    (folder / "tables").mkdir(parents=True, exist_ok=True)
-    (folder / "games").mkdir(parents=True, exist_ok=True)
+    _private_folder(folder)
     index = {"schema": SCHEMA, "tables": [], "games": []}
     table_files = {}
     for table in Table.objects.order_by("pk"):
         name = f"tables/{table.pk}.json"
-        (folder / name).write_text(document.dumps(tables.export(table)), encoding="utf-8")
+        _write_private(folder / name, document.dumps(tables.export(table)))
         table_files[table.pk] = name
         index["tables"].append(
             {
@@ -58,7 +71,7 @@ def write(folder):
         prefetch_related_objects(chunk, "players", "events")
         for game in chunk:
             name = f"games/{game.pk}.json"
-            (folder / name).write_text(document.dumps(game.as_document()), encoding="utf-8")
+            _write_private(folder / name, document.dumps(game.as_document()))
             index["games"].append(
                 {
                     "file": name,
@@ -70,35 +83,116 @@ def write(folder):
                     **_dates(game),
                 }
             )
-    (folder / "index.json").write_text(document.dumps(index), encoding="utf-8")
+    _write_private(folder / "index.json", document.dumps(index))
     return len(index["tables"]), len(index["games"])
 
 
-def _load(folder, name):
-    if not isinstance(name, str) or not re.fullmatch(r"(tables|games)/\d+\.json", name):
-        raise BackupError(f"index.json: {name!r} is not a file of a backup")
+def _private_folder(folder):
+    """The backup folder and its two subfolders, 0700; a folder that has files is refused."""
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise BackupError(f"{folder} is not a folder")
+    if folder.exists() and any(folder.iterdir()):
+        raise BackupError(f"{folder} is not empty: back up into a new or empty folder")
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    folder.chmod(0o700)  # an empty folder that was there already
+    for part in ("tables", "games"):
+        (folder / part).mkdir(mode=0o700)
+
+
+def _write_private(path, text):
+    """A new file readable by its owner alone (0600), never through a link."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with open(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
+def _read(folder, name):
+    """The text of a file of the backup; a symbolic link (to the file or its folder) is refused."""
+    path = folder / name
+    for step in (path.parent, path):
+        if step != folder and step.is_symlink():
+            raise BackupError(f"{name}: a symbolic link: a backup holds its files themselves")
     try:
-        return document.loads((folder / name).read_text(encoding="utf-8"))
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        with open(fd, encoding="utf-8") as handle:
+            text = handle.read()
     except (OSError, UnicodeDecodeError) as error:
         raise BackupError(f"cannot read {name}: {error}") from None
+    try:
+        return document.loads(text)
     except rules.RuleError as error:
         raise BackupError(f"{name}: {error}") from None
+
+
+def _checked_index(index):
+    """Every entry of index.json checked before anything is restored: the types,
+    the tokens to the letter, each file, token and table named once. Returns
+    (tables, games): each entry's file, tokens, dates (and the game's table)."""
+    if not isinstance(index, dict) or index.get("schema") != SCHEMA:
+        raise BackupError(f'index.json: schema must be "{SCHEMA}"')
+    unknown = sorted(set(index) - {"schema", "tables", "games"}, key=str)
+    if unknown:
+        raise BackupError(f"index.json: {unknown[0]!r} is not part of a backup's index")
+    seen = {}  # a file or token -> where it was first given
+    checked = {}
+    for part, keys in ENTRY_KEYS.items():
+        entries = index.get(part, [])
+        if not isinstance(entries, list):
+            raise BackupError(f"index.json: {part} must be a list")
+        checked[part] = []
+        for number, entry in enumerate(entries):
+            where = f"index.json: {part}[{number}]"
+            if not isinstance(entry, dict):
+                raise BackupError(f"{where} must be an object")
+            unknown = sorted(set(entry) - keys, key=str)
+            if unknown:
+                raise BackupError(f"{where}: {unknown[0]!r} is not part of an entry")
+            name = entry.get("file")
+            if not isinstance(name, str) or not FILE.fullmatch(name) or name.split("/")[0] != part:
+                raise BackupError(f"{where}: file {name!r} is not a file of {part}/")
+            kept = {"file": name, **_kept(entry, f"index.json: {name}")}
+            if part == "games":
+                kept.update(_game_extras(entry, name, checked["tables"]))
+            for key in ("file", "edit_token", "view_token"):
+                if kept[key] in seen:
+                    raise BackupError(
+                        f"index.json: {name}: its {key.replace('_', ' ')} is given twice"
+                        f" (also in {seen[kept[key]]})"
+                    )
+                seen[kept[key]] = name
+            checked[part].append(kept)
+    return checked["tables"], checked["games"]
 
 
 def _kept(entry, where):
     out = {}
     for key in ("edit_token", "view_token"):
         token = entry.get(key)
-        if not isinstance(token, str) or not TOKEN.match(token):
+        if not isinstance(token, str) or not TOKEN.fullmatch(token):
             raise BackupError(f"{where}: {key} is not a link's token")
         out[key] = token
     for key in ("created_at", "updated_at"):
         value = entry.get(key)
-        when = parse_datetime(value) if isinstance(value, str) else None
-        if when is None:
-            raise BackupError(f"{where}: {key} is not a date and time")
+        try:
+            when = parse_datetime(value) if isinstance(value, str) else None
+        except ValueError:  # well formed, out of range: "2026-13-45T..."
+            when = None
+        if when is None or when.tzinfo is None:
+            raise BackupError(f"{where}: {key} is not a date and time with its time zone")
         out[key] = when
     return out
+
+
+def _game_extras(entry, name, tables_checked):
+    table = entry.get("table")
+    if table is not None and (
+        not isinstance(table, str) or table not in {t["file"] for t in tables_checked}
+    ):
+        raise BackupError(f"index.json: {name}: its table {table!r} is not a table of index.json")
+    created_from = entry.get("created_from", "")
+    if not isinstance(created_from, str) or not CREATED_FROM.fullmatch(created_from):
+        raise BackupError(f"index.json: {name}: created_from is not a keyed hash of an address")
+    return {"table": table, "created_from": created_from}
 
 
 def _dated(model, row, kept):
@@ -111,26 +205,18 @@ def _dated(model, row, kept):
 def restore(folder):
     """Bring back every table and game of a backup, with the same links; all or nothing."""
     folder = Path(folder)
-    try:
-        index = document.loads((folder / "index.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise BackupError(f"cannot read index.json: {error}") from None
-    except rules.RuleError as error:
-        raise BackupError(f"index.json: {error}") from None
-    if not isinstance(index, dict) or index.get("schema") != SCHEMA:
-        raise BackupError(f'index.json: schema must be "{SCHEMA}"')
+    if not folder.is_dir():
+        raise BackupError(f"{folder} is not a folder")
+    table_entries, game_entries = _checked_index(_read(folder, "index.json"))
     have_tables, have_games = Table.objects.count(), Game.objects.count()
     if have_tables or have_games:
         raise BackupError(
             f"restore needs an empty database: it has {have_games} games and {have_tables} tables"
         )
     restored = {}
-    for entry in index.get("tables") or []:
-        if not isinstance(entry, dict):
-            raise BackupError("index.json: every table is an object")
-        name = entry.get("file")
-        doc = _load(folder, name)
-        kept = _kept(entry, name)
+    for kept in table_entries:
+        name = kept["file"]
+        doc = _read(folder, name)
         if not isinstance(doc, dict) or doc.get("schema") != tables.SCHEMA:
             raise BackupError(f'{name}: schema must be "{tables.SCHEMA}"')
         try:
@@ -145,30 +231,22 @@ def restore(folder):
             Member(table=table, name=n, order=i) for i, n in enumerate(members, start=1)
         )
         restored[name] = (table, kept)
-    for entry in index.get("games") or []:
-        if not isinstance(entry, dict):
-            raise BackupError("index.json: every game is an object")
-        name = entry.get("file")
-        kept = _kept(entry, name)
+    for kept in game_entries:
+        name = kept["file"]
         try:
-            game_doc, state = document.read(_load(folder, name))
+            game_doc, state = document.read(_read(folder, name))
         except rules.RuleError as error:
             raise BackupError(f"{name}: {error}") from None
-        table = restored.get(entry.get("table"), (None, None))[0]
-        if entry.get("table") and table is None:
-            raise BackupError(f"{name}: its table {entry['table']!r} is not in index.json")
         tokens = {k: kept[k] for k in ("edit_token", "view_token")}
-        created_from = (
-            entry.get("created_from") if isinstance(entry.get("created_from"), str) else ""
-        )
-        if table is None:
-            game = Game.store(game_doc, state, created_from[:64], **tokens)
+        if kept["table"] is None:
+            game = Game.store(game_doc, state, kept["created_from"], **tokens)
         else:
+            table = restored[kept["table"]][0]
             try:
-                game = tables.add_game(table, game_doc, state, created_from[:64], **tokens)
+                game = tables.add_game(table, game_doc, state, kept["created_from"], **tokens)
             except tables.TableError as error:
                 raise BackupError(f"{name}: {error.message}") from None
         _dated(Game, game, kept)
     for table, kept in restored.values():
         _dated(Table, table, kept)
-    return len(restored), len(index.get("games") or [])
+    return len(restored), len(game_entries)

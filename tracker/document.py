@@ -40,11 +40,33 @@ def check_name(name, fmt=None, game_rules=None):
     return name
 
 
-def read(doc):
+def check_length(history, max_events):
+    """Refuse a history longer than `max_events` (a server's limit, EVENTS_PER_GAME),
+    counted before anything is replayed. None: no limit."""
+    if max_events is not None and isinstance(history, list) and len(history) > max_events:
+        raise rules.RuleError(
+            N_("the history has %(count)s events: a game keeps at most %(n)s"),
+            params={"count": len(history), "n": max_events},
+            field="history",
+        )
+
+
+def check_room(state, max_events):
+    """Refuse one more event when the game already keeps `max_events`."""
+    if max_events is not None and state.row_count >= max_events:
+        raise rules.RuleError(
+            N_("this game keeps %(n)s events, the most a game keeps: start a new game"),
+            params={"n": max_events},
+            field="history",
+        )
+
+
+def read(doc, max_events=None):
     """Check a document's input part and replay it.
 
     Returns (game, state): `game` the input part with every rule filled in,
     `state` the engine's GameState. Raises RuleError naming what is wrong.
+    `max_events`: the most events a history may hold, checked first.
     """
     if not isinstance(doc, dict):
         raise rules.RuleError(N_("a game document is a JSON object"), field="document")
@@ -68,6 +90,7 @@ def read(doc):
     game_rules = rules.normalize_rules(fmt, game_rules)
     name = check_name(doc.get("name"), fmt, game_rules)
     history = doc.get("history", [])
+    check_length(history, max_events)
     state = rules.replay(fmt, game_rules, doc.get("players"), history, doc.get("first_dealer"))
     game = {
         "schema": SCHEMA,

@@ -13,7 +13,6 @@ name is safe in a form.
 """
 
 import re
-from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.core.validators import ProhibitNullCharactersValidator
@@ -621,13 +620,7 @@ class NewGameForm(FirstErrors, forms.Form):
             text = self.typed.get(preset.typed, "")
             label = gettext(preset.typed_label)
             if preset.decimal:
-                typed = text or None
-                try:
-                    Decimal(text or "0")
-                except InvalidOperation:
-                    message = gettext('%(label)s must be an amount such as "0.25"')
-                    self.add_error(preset.typed, message % {"label": label})
-                    typed = None
+                typed = text or None  # an amount: the engine checks it, in its words
             else:
                 try:
                     typed = parse_whole(text)

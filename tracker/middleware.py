@@ -1,13 +1,30 @@
-"""A request body that cannot be read is answered 400, before anything reads it.
+"""A request is settled before anything reads it; a body that cannot be read is refused.
 
-Django raises while it parses such a body (a form that says it is not UTF-8,
-too many fields, a broken multipart upload). Left to itself it turns that
-into a 400 whose handler checks CSRF, which parses the body again and raises
-again: a 500. Reading the form here first, inside try, stops that.
+Two halves, first and last of MIDDLEWARE:
+
+- `RequestGuard` runs first. A body longer than REQUEST_MAX_BYTES (said by
+  its Content-Length) is never read. Every other form is read here, once,
+  inside try: Django raises while it parses a body it cannot read (a form
+  that says it is not UTF-8, too many fields, a multipart upload without a
+  boundary), and left to itself it turns that into a 400 whose handler
+  checks CSRF, which parses the body again and raises again: a 500. That
+  happens on any refusal made before the views (a bad Host header), so the
+  form is read before all of them. A refused body is left empty behind it,
+  so nothing can parse it again. An HX-Current-URL that is no URL is
+  dropped, as if not sent (htmx always sends the page's whole URL;
+  django-htmx's `current_url_abs_path` raises on such a header).
+- `UnreadableBody` runs last, so every header the middleware above adds
+  (CSP, nosniff, ...) is on its answer: 413 for a body too big, 400 for one
+  that could not be read. Nothing has been changed by then.
+
+Every answer also gets the Permissions-Policy header (PERMISSIONS_POLICY):
+no camera, microphone or geolocation; the screen wake lock for this site.
 """
 
 import codecs
+from urllib.parse import unquote, urlsplit
 
+from django.conf import settings
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import QueryDict, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
@@ -22,6 +39,34 @@ NOT_UTF8 = _(
     "The form could not be read, so nothing was changed: it must be sent as UTF-8. "
     "Go back, reload the page and try again."
 )
+TOO_BIG = _("That was too big to be sent here, so nothing was read or changed.")
+
+
+def too_big(content_length):
+    """Whether a Content-Length header says more than the largest upload, REQUEST_MAX_BYTES.
+
+    For a server in front of Django that reads the body itself (an ASGI router)."""
+    try:
+        return int(content_length or 0) > settings.REQUEST_MAX_BYTES
+    except ValueError:
+        return False  # Django reads such a body as empty
+
+
+class RequestGuard:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.refused_body = None  # (status, reason), answered by UnreadableBody
+        if too_big(request.META.get("CONTENT_LENGTH")):
+            request.refused_body = (413, TOO_BIG)
+            _leave_unread(request)
+        elif request.method == "POST":
+            _read_form(request)
+        _drop_unreadable_current_url(request)
+        response = self.get_response(request)
+        response.headers.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
+        return response
 
 
 class UnreadableBody:
@@ -29,20 +74,45 @@ class UnreadableBody:
         self.get_response = get_response
 
     def __call__(self, request):
-        # Runs before any view and before CsrfViewMiddleware.process_view, which
-        # are the first to read the form.
-        if request.method == "POST":
-            if request.encoding and _is_utf8(request.encoding):
-                request.encoding = "utf-8"  # "utf8", "UTF-8": the same, as Django spells it
-            try:
-                request.POST  # noqa: B018 (parses the body, or raises)
-            except (BadRequest, SuspiciousOperation, MultiPartParserError, UnreadablePostError):
-                # Nothing may parse it again on the way out.
-                request._post, request._files = QueryDict(), MultiValueDict()
-                utf8 = request.encoding is None or _is_utf8(request.encoding)
-                reason = UNREADABLE if utf8 else NOT_UTF8
-                return render(request, "400.html", {"reason": reason}, status=400)
+        refused = getattr(request, "refused_body", None)
+        if refused is not None:
+            status, reason = refused
+            return render(request, "400.html", {"reason": reason}, status=status)
         return self.get_response(request)
+
+
+def _read_form(request):
+    charset = (request.content_params or {}).get("charset")
+    if charset is not None and not _is_utf8(charset):
+        # Django reads a charset it does not know as UTF-8: refused as any other.
+        request.refused_body = (400, NOT_UTF8)
+        _leave_unread(request)
+        return
+    if request.encoding and _is_utf8(request.encoding):
+        request.encoding = "utf-8"  # "utf8", "UTF-8": the same, as Django spells it
+    try:
+        request.POST  # noqa: B018 (parses the body, or raises)
+    except (BadRequest, SuspiciousOperation, MultiPartParserError, UnreadablePostError):
+        utf8 = request.encoding is None or _is_utf8(request.encoding)
+        request.refused_body = (400, UNREADABLE if utf8 else NOT_UTF8)
+        _leave_unread(request)
+
+
+def _leave_unread(request):
+    """Nothing may parse the body later: the form is left empty."""
+    request._post, request._files = QueryDict(), MultiValueDict()
+
+
+def _drop_unreadable_current_url(request):
+    url = request.META.get("HTTP_HX_CURRENT_URL")
+    if url is None:
+        return
+    if request.META.get("HTTP_HX_CURRENT_URL_URI_AUTOENCODED") == "true":
+        url = unquote(url)  # as django-htmx reads it
+    try:
+        urlsplit(url)
+    except ValueError:  # "http://[history=all": an unclosed IPv6 bracket
+        del request.META["HTTP_HX_CURRENT_URL"]
 
 
 def _is_utf8(charset):

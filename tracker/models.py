@@ -10,12 +10,14 @@ import hashlib
 import hmac
 import secrets
 
+from django.conf import settings
 from django.db import models, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from . import document, i18n, rules, sheet
+from . import allowance, document, i18n, rules, sheet
+from .allowance import Allowance  # noqa: F401 (a model of this app, kept beside its logic)
 
 
 def new_token():
@@ -194,14 +196,14 @@ class Game(Linked):
     @transaction.atomic
     def import_document(cls, doc, created_from="", table=None):
         """Create a game from a game document; nothing is created if it is refused."""
-        game_doc, state = document.read(doc)
+        game_doc, state = document.read(doc, settings.EVENTS_PER_GAME)
         return cls.store(game_doc, state, created_from, table)
 
     @classmethod
     @transaction.atomic
     def import_csv(cls, text, created_from=""):
         """Create a game from the CSV the tracker writes; refusals name the row."""
-        game_doc, state = sheet.load_csv(text)
+        game_doc, state = sheet.load_csv(text, settings.EVENTS_PER_GAME)
         return cls.store(game_doc, state, created_from)
 
     @classmethod
@@ -210,7 +212,11 @@ class Game(Linked):
 
         A game made for a table is a change to the table: its revision is
         bumped, unless the caller (one change making several games) bumps it.
+        The game is charged to its maker's allowance (allowance.Spent, and
+        nothing is made), but a backup's, which was charged when first made.
         """
+        if not kept:
+            allowance.charge(created_from)
         names = game_doc["players"]
         game = cls.objects.create(
             **kept,
@@ -250,6 +256,7 @@ class Game(Linked):
             state, ids = game.replay(), game.event_ids
         else:  # the revision is the one read: the history is the one `state` replayed
             ids = self.event_ids
+        document.check_room(state, settings.EVENTS_PER_GAME)
         if event["type"] == "join" and game.table_id is not None:
             game.seat_as_member(" ".join(str(event.get("player", "")).split()))
         rules.apply(state, event)  # refuses before it changes anything
@@ -500,6 +507,7 @@ class Table(Linked):
         if not name:
             raise MemberError(_("Give the table a name"), "name")
         names = cls.check_members(members)
+        allowance.charge(created_from, kind="tables")  # or Spent, and nothing is made
         table = cls.objects.create(name=name, created_from=created_from)
         Member.objects.bulk_create(
             Member(table=table, name=n, order=i) for i, n in enumerate(names, start=1)

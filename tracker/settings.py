@@ -28,18 +28,31 @@ def env_list(name, default):
 DEBUG = env_bool("DEBUG", False)
 
 
+def private_file(path):
+    """Make `path` readable by its owner alone (0600): new if missing, tightened if
+    wider. The secret key and the SQLite database (which holds every link's
+    token) are no business of other users of the machine."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
+    except FileExistsError:
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
+
+
 def local_secret_key(path=BASE_DIR / ".secret_key"):
     """A random key kept beside the code, made on first start, for a home server
     that was given no SECRET_KEY (several gunicorn workers must share it)."""
     if not path.exists():
         draft = path.with_name(f".secret_key.{os.getpid()}")
         try:
+            private_file(draft)
             draft.write_text(secrets.token_urlsafe(50))
             os.link(draft, path)  # atomic: the first worker's key wins
         except FileExistsError:
             pass
         finally:
             draft.unlink(missing_ok=True)
+    private_file(path)  # one kept from before, made 0644
     return path.read_text().strip()
 
 
@@ -62,6 +75,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a body too big is never read, any other form is read once, safely,
+    # before any refusal above the views (a bad Host) could read it (middleware.py).
+    "tracker.middleware.RequestGuard",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -74,8 +90,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last, so every header above is still added to its 400; it reads the form
-    # before CsrfViewMiddleware.process_view does (that runs after every __call__).
+    # Last, so every header above is still added to its 413 or 400 for a body
+    # RequestGuard refused, before CsrfViewMiddleware.process_view or a view runs.
     "tracker.middleware.UnreadableBody",
 ]
 
@@ -120,6 +136,12 @@ else:
 if default_db["ENGINE"] == "django.db.backends.sqlite3":
     default_db["OPTIONS"] = {**SQLITE_OPTIONS, **default_db.get("OPTIONS", {})}
     default_db.setdefault("TEST", {})
+    if str(default_db["NAME"]) not in ("", ":memory:"):
+        # SQLite makes its -wal and -shm files with the database file's mode.
+        for suffix in ("", "-wal", "-shm"):
+            sqlite_file = Path(f"{default_db['NAME']}{suffix}")
+            if sqlite_file.parent.is_dir() and (not suffix or sqlite_file.exists()):
+                private_file(sqlite_file)
 else:
     default_db["CONN_HEALTH_CHECKS"] = True
 DATABASES = {"default": default_db}
@@ -183,13 +205,19 @@ HTTPS = env_bool("HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS and env_bool("SECURE_SSL_REDIRECT", True)
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000) if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
 BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The reverse proxies in front of the app that each append to X-Forwarded-For:
+# the client's address is the entry this many places from the right.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 1)
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# No camera, microphone or location; the game screen keeps the screen awake.
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), screen-wake-lock=(self)"
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
@@ -207,12 +235,26 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# New games (created or imported) per client address per hour.
+# Limits a family never reaches, so that no client fills the database or ties a
+# worker up (README, Settings). New games (created or imported, each game of a
+# table document counted, and a refused upload as the games it held) and new
+# tables per client per hour (tracker/allowance.py):
 GAMES_PER_HOUR = env_int("GAMES_PER_HOUR", 30)
+# Counted before anything is replayed: events in a game's history (deals and
+# the rest), games in a table document, and the bytes of an uploaded file.
+EVENTS_PER_GAME = env_int("EVENTS_PER_GAME", 2000)
+GAMES_PER_TABLE_FILE = env_int("GAMES_PER_TABLE_FILE", 1000)
+GAME_FILE_MAX_BYTES = env_int("GAME_FILE_MAX_BYTES", 2_000_000)
+TABLE_FILE_MAX_BYTES = env_int("TABLE_FILE_MAX_BYTES", 10_000_000)
+# A request body larger than the largest upload and its form is refused (413)
+# from its Content-Length, before anything reads it.
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", TABLE_FILE_MAX_BYTES + 1_000_000)
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # "Not Found: /g/Abc…/": a link's token shortened in every line (tracker/logs.py).
+    "filters": {"short_links": {"()": "tracker.logs.ShortLinks"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["short_links"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

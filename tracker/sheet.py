@@ -592,16 +592,16 @@ def read_csv(text):
 FIELD_KEYS = ("schema", "name", "format", "rules", "players", "first_dealer")
 
 
-def load_csv(text):
+def load_csv(text, max_events=None):
     """Read CSV text and replay it: (game, state) as `document.read` gives.
 
     A refusal of the engine is raised again as a RuleError whose message
     starts with the CSV row (and column, when the field maps to one) of the
-    event or key/value row it is about.
+    event or key/value row it is about. `max_events` as `document.read`'s.
     """
     doc, places = _read(text)
     try:
-        return document.read(doc)
+        return document.read(doc, max_events)
     except RuleError as error:
         raise _relocate(error, places) from None
 

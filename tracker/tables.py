@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import prefetch_related_objects
@@ -83,6 +84,14 @@ def export(table):
     }
 
 
+def games_in(doc):
+    """How many games a parsed file would make (a table document's, or one), counted
+    before it is read, so a client's allowance can refuse it before any replay."""
+    if isinstance(doc, dict) and doc.get("schema") == SCHEMA and isinstance(doc.get("games"), list):
+        return len(doc["games"])
+    return 1
+
+
 def _game_label(index, doc):
     name = doc.get("name") if isinstance(doc, dict) else None
     named = f" ({name})" if isinstance(name, str) and name.strip() else ""
@@ -107,10 +116,15 @@ def read(doc):
     games = doc.get("games", [])
     if not isinstance(games, list):
         raise TableError("games must be a list of game documents")
+    if len(games) > settings.GAMES_PER_TABLE_FILE:  # before any is replayed
+        raise TableError(
+            f"the file has {len(games)} games: a table document holds at most "
+            f"{settings.GAMES_PER_TABLE_FILE}"
+        )
     replayed = []
     for index, game in enumerate(games):
         try:
-            replayed.append(document.read(game))
+            replayed.append(document.read(game, settings.EVENTS_PER_GAME))
         except rules.RuleError as error:
             raise TableError(f"{_game_label(index, game)}: {error}") from None
     return doc.get("name"), members, replayed
@@ -212,9 +226,9 @@ def import_game(table, doc, created_from="", *, made_against, again=False):
         if isinstance(doc, str):
             from . import sheet
 
-            game_doc, state = sheet.load_csv(doc)
+            game_doc, state = sheet.load_csv(doc, settings.EVENTS_PER_GAME)
         else:
-            game_doc, state = document.read(doc)
+            game_doc, state = document.read(doc, settings.EVENTS_PER_GAME)
         locked = table.locked_at(made_against)
         twins = [] if again else games_already_here(locked, [game_doc])
         if twins:

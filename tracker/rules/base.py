@@ -43,6 +43,8 @@ class RuleInput:
     optional: bool = False  # blank means none (null)
 
 
+# Beside an entry fee or a point value: what the engine takes (table.money_rule).
+PLAIN_AMOUNT_HELP = N_("A plain amount such as 0.25, digits 0-9")
 MONEY_UNIT_INPUT = RuleInput(
     "choice", N_("0.01, or 1 for whole rupees"), (("0.01", "0.01"), ("1", N_("1 (whole)")))
 )

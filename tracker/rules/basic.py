@@ -76,7 +76,13 @@ class Basic(Format):
         ),
         "target": RuleInput(help=N_("Blank: no target, only the number of deals"), optional=True),
         "deal_count": RuleInput(help=N_("Blank: play to the target"), optional=True),
-        "point_value": RuleInput("money", N_("Paid at the end for each point; 0 to play for fun")),
+        "point_value": RuleInput(
+            "money",
+            N_(
+                "Paid at the end for each point, a plain amount such as 0.25, "
+                "digits 0-9; 0 to play for fun"
+            ),
+        ),
         "money_unit": MONEY_UNIT_INPUT,
     }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from .base import Preset, RuleInput
+from .base import PLAIN_AMOUNT_HELP, Preset, RuleInput
 from .money import fewest_payments, money
 from .money_format import format_money
 from .table import N_, RULE_LABELS, Phrase, money_rule
@@ -47,7 +47,7 @@ class Points(Thirteen):
         "ace_value",
         "money_unit",
     )
-    rule_inputs = {**CARD_INPUTS, "point_value": RuleInput("money")}
+    rule_inputs = {**CARD_INPUTS, "point_value": RuleInput("money", PLAIN_AMOUNT_HELP)}
 
     def fill_tail(self, rules, out):
         rules.setdefault("point_value", "1")

@@ -6,8 +6,9 @@ helpers here, so a rule is refused with the same words in every format.
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from .money import MAX_MONEY, in_units
 
@@ -144,21 +145,24 @@ def whole(rules, key, low=None, high=None, nullable=False):
     return value
 
 
-AMOUNT = N_('%(label)s must be an amount such as "10" or "0.25"')
+AMOUNT = N_("%(label)s must be a plain amount such as 0.25, digits 0-9")
+# A plain amount as a family types it: digits 0-9 and at most one point. Not
+# what Decimal() also takes: 1E+5, +5, 1_0, Arabic-Indic or full-width digits.
+PLAIN_AMOUNT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 
 
 def money_rule(rules, key, unit):
-    """An amount of money: a decimal string, not negative, in whole money units."""
+    """An amount of money: a plain decimal, not negative, in whole money units."""
     value = rules[key]
     label = label_of(key)
     where = f"rules.{key}"
     if isinstance(value, bool) or not isinstance(value, (str, int, float, Decimal)):
         raise RuleError(N_(AMOUNT), params={"label": label}, field=where)
-    try:
-        amount = Decimal(str(value).strip())
-    except InvalidOperation:
-        raise RuleError(N_(AMOUNT), params={"label": label}, field=where) from None
-    if not amount.is_finite():
+    text = str(value).strip()
+    if not PLAIN_AMOUNT.fullmatch(text):
+        raise RuleError(N_(AMOUNT), params={"label": label}, field=where)
+    amount = Decimal(text)
+    if text.startswith("-") and not amount:  # -0 is no plain amount either
         raise RuleError(N_(AMOUNT), params={"label": label}, field=where)
     if amount < 0:
         raise RuleError(N_("%(label)s must not be negative"), params={"label": label}, field=where)

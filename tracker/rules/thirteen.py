@@ -6,7 +6,7 @@ of the result words at the table's value); `Thirteen` writes that once.
 
 from __future__ import annotations
 
-from .base import MONEY_UNIT_INPUT, Format, RuleInput
+from .base import MONEY_UNIT_INPUT, PLAIN_AMOUNT_HELP, Format, RuleInput
 from .table import N_, RULE_LABELS, RuleError, choice, whole
 
 TYPED_RESULT = "points"  # a result typed as a number, as the deal form names its kind
@@ -39,7 +39,7 @@ CARD_INPUTS = {
     "wrong_show": RuleInput(),
     "ace_value": RuleInput("whole", N_("10, or 1"), (("10", "10"), ("1", "1"))),
     "money_unit": MONEY_UNIT_INPUT,
-    "entry_fee": RuleInput("money"),
+    "entry_fee": RuleInput("money", PLAIN_AMOUNT_HELP),
 }
 
 

@@ -2,16 +2,13 @@
 form was made against, this browser's list of games and tables, the client's
 allowance of new games, and answering a page or its htmx part."""
 
-import hmac
-from datetime import timedelta
-
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
-from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
+from .. import allowance
 from ..models import Game, Table
 
 
@@ -87,25 +84,28 @@ TOO_MANY_TABLES = gettext_lazy(
 
 
 def client_key(request):
-    """A keyed hash of the client's address: enough to count, nothing to leak."""
-    address = request.META.get("REMOTE_ADDR", "")
-    if settings.BEHIND_PROXY:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        address = forwarded.split(",")[0].strip() or address
-    return hmac.new(settings.SECRET_KEY.encode(), address.encode(), "sha256").hexdigest()
+    """A keyed hash of the client's address (tracker/allowance.py)."""
+    return allowance.client_key(request)
 
 
-def too_many(request, model=Game):
-    """New games (or tables) per address per hour are limited, so a script cannot
-    fill the database. Counted in the database: it holds across workers and servers."""
-    since = timezone.now() - timedelta(hours=1)
-    made = model.objects.filter(created_from=client_key(request), created_at__gte=since)
-    return made.count() >= settings.GAMES_PER_HOUR
+def too_many(request, count=1, kind="games"):
+    """Whether this client's allowance has no room for `count` new games (or
+    tables): asked before a file is read or replayed; the charge made with the
+    games themselves, inside their transaction, decides (allowance.Spent)."""
+    return not allowance.has_room(client_key(request), count, kind)
+
+
+def too_many_in(count):
+    """The refusal of a file with more games than this client may still make."""
+    if count <= 1:
+        return TOO_MANY
+    return gettext(
+        "Not imported: the file has %(count)s games, more than this address may make "
+        "now (%(n)s an hour). Try again later, or ask whoever runs the server to import it."
+    ) % {"count": count, "n": settings.GAMES_PER_HOUR}
 
 
 # -- answers that are files
-
-MAX_UPLOAD = 2_000_000  # bytes: a thousand-deal game is well under 1 MB
 
 
 def svg(body, cache_control="private, max-age=86400"):

@@ -8,6 +8,7 @@ an htmx request gets the re-rendered part of the same template instead.
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -17,12 +18,11 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import document, i18n, rules, scoreboard, share
+from .. import allowance, document, i18n, rules, scoreboard, share
 from ..chart import running_totals_svg
 from ..forms import FORMAT_CHOICES, DealForm, JoinForm, NewGameForm
 from ..models import Game, Table
 from .common import (
-    MAX_UPLOAD,
     TOO_MANY,
     client_key,
     download,
@@ -102,6 +102,9 @@ def new_game(request):
             )
         except rules.RuleError as error:
             form.refuse(error)
+        except allowance.Spent:
+            form.add_error(None, TOO_MANY)
+            status = 429
         else:
             remember(request, game, can_edit=True)
             if request.htmx:
@@ -117,15 +120,15 @@ def import_game(request):
     if too_many(request):
         return render(request, "tracker/import.html", {"error": TOO_MANY}, status=429)
     upload = request.FILES.get("file")
+    creator = client_key(request)
     error = None
     if upload is None:
         error = gettext("Choose a game file (.json) to import.")
-    elif upload.size > MAX_UPLOAD:
+    elif upload.size > settings.GAME_FILE_MAX_BYTES:
         error = gettext("That file is too big to be a game.")
     else:
         try:
             text = upload.read().decode("utf-8-sig")
-            creator = client_key(request)
             if text.lstrip().startswith("{") or upload.name.lower().endswith(".json"):
                 game = Game.import_document(document.loads(text), created_from=creator)
             else:
@@ -134,7 +137,11 @@ def import_game(request):
             error = gettext("That file is not a text file.")
         except rules.RuleError as refused:
             error = gettext("Not imported: %(why)s") % {"why": _readable(refused)}
+        except allowance.Spent:
+            return render(request, "tracker/import.html", {"error": TOO_MANY}, status=429)
     if error:
+        if upload is not None:  # a refused file counts as the game it would have made
+            allowance.charge_refused(creator)
         return render(request, "tracker/import.html", {"error": error}, status=422)
     remember(request, game, can_edit=True)
     return redirect(game)

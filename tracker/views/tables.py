@@ -7,6 +7,7 @@ before another phone's change, or sent twice, is answered 409 with the table
 as it is now, what was typed kept, and nothing changed.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -15,12 +16,11 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import document, i18n, rules, share, stats, tables
+from .. import allowance, document, i18n, rules, share, stats, tables
 from ..forms import FORMAT_CHOICES, MemberForm, NewTableForm, TableGameForm
 from ..models import Game, MemberError, StaleTable, Table
 from ..table_chart import money_svg, wins_svg
 from .common import (
-    MAX_UPLOAD,
     TOO_MANY,
     TOO_MANY_TABLES,
     client_key,
@@ -31,6 +31,7 @@ from .common import (
     remember,
     svg,
     too_many,
+    too_many_in,
 )
 
 GAMES_SHOWN = 20  # the newest games listed before "Show all"
@@ -44,13 +45,17 @@ FORMAT_FILTERS = Game.FORMATS  # every format the games can have
 def new_table(request):
     form = NewTableForm(request.POST if request.method == "POST" else None)
     status = 200
-    if form.is_valid() and too_many(request, Table):
+    if form.is_valid() and too_many(request, kind="tables"):
         form.add_error("name", TOO_MANY_TABLES)
     if form.is_bound:
         status = 422
     if form.is_valid():
         data = form.cleaned_data
-        table = Table.start(data["name"], data["members"], client_key(request))
+        try:
+            table = Table.start(data["name"], data["members"], client_key(request))
+        except allowance.Spent:
+            form.add_error("name", TOO_MANY_TABLES)
+            return page_or_part(request, "tracker/table_new.html", "form", {"form": form}, 429)
         remember(request, table, can_edit=True)
         if request.htmx:
             return HttpResponseClientRedirect(table.get_absolute_url())
@@ -61,15 +66,23 @@ def new_table(request):
 @require_POST
 def import_table(request):
     """A saved table document as a new table with new links."""
-    error = TOO_MANY_TABLES if too_many(request, Table) else _upload_error(request)
+    error = TOO_MANY_TABLES if too_many(request, kind="tables") else _upload_error(request)
+    creator, count = client_key(request), 1
     if error is None:
         try:
-            text = request.FILES["file"].read().decode("utf-8-sig")
-            table = tables.import_document(document.loads(text), created_from=client_key(request))
+            doc = document.loads(request.FILES["file"].read().decode("utf-8-sig"))
+            count = tables.games_in(doc)
+            if too_many(request, count):  # before any game is replayed
+                raise allowance.Spent
+            table = tables.import_document(doc, created_from=creator)
         except UnicodeDecodeError:
             error = gettext("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:
             error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
+        except allowance.Spent:
+            error = too_many_in(count)
+    if error and "file" in request.FILES:  # a refused file counts as the games it held
+        allowance.charge_refused(creator, count)
     if error:
         context = {"form": NewTableForm(), "import_error": error}
         return render(request, "tracker/table_new.html", context, status=422)
@@ -83,7 +96,7 @@ def _upload_error(request):
         return TOO_MANY
     if upload is None:
         return gettext("Choose a saved file (.json) to import.")
-    if upload.size > MAX_UPLOAD * 5:
+    if upload.size > settings.TABLE_FILE_MAX_BYTES:
         return gettext("That file is too big.")
     return None
 
@@ -285,6 +298,8 @@ def play_again(request, token, game):
         return _stale(request, table, version)
     except (MemberError, rules.RuleError) as error:
         return _after_change(request, table, {"games": _message(error)})
+    except allowance.Spent:
+        return _after_change(request, table, {"games": TOO_MANY})
     remember(request, made, can_edit=True)
     if request.htmx:
         return HttpResponseClientRedirect(made.get_absolute_url())
@@ -299,8 +314,8 @@ def upload(request, token):
     if version != table.revision:  # before the file is read
         return _stale(request, table, version)
     error = _upload_error(request)
+    creator, count = client_key(request), 1
     if error is None:
-        creator = client_key(request)
         again = request.POST.get("again") == "on"
         try:
             text = request.FILES["file"].read().decode("utf-8-sig")
@@ -308,6 +323,9 @@ def upload(request, token):
                 tables.import_game(table, text, creator, made_against=version, again=again)
             else:
                 doc = document.loads(text)
+                count = tables.games_in(doc)
+                if too_many(request, count):  # before any game is replayed
+                    raise allowance.Spent
                 if isinstance(doc, dict) and doc.get("schema") == tables.SCHEMA:
                     tables.import_document(
                         doc, creator, into=table, made_against=version, again=again
@@ -325,6 +343,10 @@ def upload(request, token):
             error = gettext("That file is not a text file.")
         except (rules.RuleError, tables.TableError) as refused:
             error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
+        except allowance.Spent:
+            error = too_many_in(count)
+    if error and "file" in request.FILES:  # a refused file counts as the games it held
+        allowance.charge_refused(creator, count)
     if error and not _still_at(table, version):
         return _stale(request, table, version)
     if error:
@@ -408,6 +430,9 @@ def new_table_game(request, token):
             form.add_error("players", error.message)
         except rules.RuleError as error:
             form.refuse(error)
+        except allowance.Spent:
+            form.add_error(None, TOO_MANY)
+            status = 429
         else:
             remember(request, game, can_edit=True)
             if request.htmx:
