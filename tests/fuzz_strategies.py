@@ -14,7 +14,8 @@ from decimal import Decimal
 
 from hypothesis import strategies as st
 
-from tracker import document, forms, rules, sheet
+from tracker import forms, rules
+from tracker.documents import game_csv, game_json
 from tracker.rules import hand
 
 from .histories import game as valid_history
@@ -94,7 +95,7 @@ def storable(name):
 def storable_title(name):
     """A game name the engine accepts."""
     try:
-        document.check_name(name, "points", {})
+        game_json.check_name(name, "points", {})
     except rules.RuleError:
         return False
     return True
@@ -166,7 +167,7 @@ def game_input(draw, max_events=12):
         )
     )
     return {
-        "schema": document.SCHEMA,
+        "schema": game_json.SCHEMA,
         "name": name,
         "format": fmt,
         "rules": game_rules,
@@ -485,7 +486,7 @@ json_values = st.recursive(
     lambda inner: st.one_of(
         st.lists(inner, max_size=4),
         st.dictionaries(
-            st.one_of(nasty_text, st.sampled_from(document.INPUT_KEYS)), inner, max_size=4
+            st.one_of(nasty_text, st.sampled_from(game_json.INPUT_KEYS)), inner, max_size=4
         ),
     ),
     max_leaves=12,
@@ -513,8 +514,8 @@ def mutated_document(draw):
     """A game document with 0-3 changes anywhere in it."""
     doc = draw(game_input())
     if draw(st.booleans()):
-        game_doc, state = document.read(doc)
-        doc = document.write(game_doc, state)
+        game_doc, state = game_json.read(doc)
+        doc = game_json.write(game_doc, state)
     if draw(st.integers(0, 3)) == 0:
         return doc
     names = list(doc["players"])
@@ -604,8 +605,8 @@ csv_cells = st.one_of(
 @st.composite
 def csv_text(draw):
     """A game CSV as the tracker writes it, with 0-3 changes to rows, cells or text."""
-    game_doc, state = document.read(draw(game_input()))
-    text = sheet.write_csv(game_doc, state)
+    game_doc, state = game_json.read(draw(game_input()))
+    text = game_csv.write_csv(game_doc, state)
     if draw(st.integers(0, 3)) == 0:
         return text
     rows = list(csv.reader(io.StringIO(text, newline="")))

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tracker import document, rules, sheet
+from tracker import rules
+from tracker.documents import game_csv, game_json
 from tracker.models import Event, Game
 from tracker.rules import RuleError, replay
 
@@ -271,16 +272,16 @@ def test_there_is_an_example_for_every_scoring_and_going_rummy_setting():
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_example_replays_to_its_state(path):
     doc = json.loads(path.read_text())
-    game, state = document.read(input_part(doc))
+    game, state = game_json.read(input_part(doc))
     assert state.document() == doc["state"]
-    assert document.write(game, state) == doc
+    assert game_json.write(game, state) == doc
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
 def test_example_round_trips_through_csv(path):
     doc = json.loads(path.read_text())
-    game, state = document.read(input_part(doc))
-    again, again_state = sheet.load_csv(sheet.write_csv(game, state))
+    game, state = game_json.read(input_part(doc))
+    again, again_state = game_csv.load_csv(game_csv.write_csv(game, state))
     assert again == game
     assert again_state.document() == doc["state"]
 

@@ -6,8 +6,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, settings
 
-from tracker import document, rules
-from tracker.chart import COLOURS, DASHES, running_totals_svg
+from tracker import rules
+from tracker.documents import game_json
+from tracker.screens.chart import COLOURS, DASHES, running_totals_svg
 
 from .conftest import example_paths, input_part, load_example
 from .histories import game as random_game
@@ -49,7 +50,7 @@ def x_scale(root):
 
 def example(stem):
     path = next(p for p in example_paths() if p.stem.startswith(stem))
-    return document.read(input_part(load_example(path)))[1]
+    return game_json.read(input_part(load_example(path)))[1]
 
 
 def deal(winner, **results):
@@ -59,7 +60,7 @@ def deal(winner, **results):
 @pytest.mark.parametrize("path", example_paths(), ids=lambda p: p.stem)
 def test_one_line_per_player_with_a_point_per_deal_plus_the_start(path):
     example = load_example(path)
-    state = document.read(input_part(example))[1]
+    state = game_json.read(input_part(example))[1]
     root = parse(running_totals_svg(state))
     drawn = lines(root)
     assert [line.get("data-player") for line in drawn] == example["players"]
@@ -186,7 +187,7 @@ def test_deals_start_at_the_starting_chips():
 
 def all_svgs():
     for path in example_paths():
-        yield running_totals_svg(document.read(input_part(load_example(path)))[1], title="T")
+        yield running_totals_svg(game_json.read(input_part(load_example(path)))[1], title="T")
     yield running_totals_svg(rules.new_game("points", {}, ["A", "B"]))
 
 

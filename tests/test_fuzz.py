@@ -39,7 +39,8 @@ from django.urls import URLPattern, get_resolver
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from tracker import document, rules, sheet
+from tracker import rules
+from tracker.documents import game_csv, game_json
 from tracker.models import Event, Game, Player
 
 from . import fuzz_strategies as fz
@@ -199,10 +200,10 @@ def shares_as_text(doc):
 
 def check_stored_game(game):
     """The game replays, and its JSON and CSV exports import to the same game."""
-    doc = json.loads(document.dumps(Game.objects.get(pk=game.pk).as_document()))
-    again, state = document.read(document.loads(document.dumps(doc)))
-    assert document.write(again, state) == doc
-    from_csv, csv_state = sheet.load_csv(game.as_csv())
+    doc = json.loads(game_json.dumps(Game.objects.get(pk=game.pk).as_document()))
+    again, state = game_json.read(game_json.loads(game_json.dumps(doc)))
+    assert game_json.write(again, state) == doc
+    from_csv, csv_state = game_csv.load_csv(game.as_csv())
     assert shares_as_text(from_csv) == shares_as_text(input_part(doc))
     assert csv_state.document() == doc["state"]
 
@@ -754,14 +755,14 @@ def read_upload(content):
     try:
         text = content.decode("utf-8-sig")
         if text.lstrip().startswith("{"):
-            return document.read(document.loads(text))[0], None
-        return sheet.load_csv(text)[0], None
+            return game_json.read(game_json.loads(text))[0], None
+        return game_csv.load_csv(text)[0], None
     except (UnicodeDecodeError, rules.RuleError) as error:
         return None, error
 
 
 HUGE_SHARE_DOC = {
-    "schema": document.SCHEMA,
+    "schema": game_json.SCHEMA,
     "format": "pool",
     "players": ["A", "B"],
     "history": [{"type": "split", "method": "custom", "shares": {"A": "1e30", "B": "0"}}],
@@ -774,7 +775,7 @@ LONG_INT_CSV = (
 NESTED = b'{"schema": "rummy-tracker.game/1", "players": ' + b"[" * 900 + b"]" * 900 + b"}"
 MANY_DEALS = json.dumps(
     {
-        "schema": document.SCHEMA,
+        "schema": game_json.SCHEMA,
         "format": "points",
         "players": ["A", "B"],
         "history": [{"type": "deal", "winner": "A", "results": {"B": 2}}] * 3000,
@@ -839,7 +840,7 @@ def test_import_page(upload):
 @example(content=NESTED)
 @example(content=b'{"schema": "rummy-tracker.game/1", "players": ["A", "B"], "x": NaN}')
 @example(content=json.dumps(HUGE_SHARE_DOC).encode())  # was a decimal.InvalidOperation
-@example(content=json.dumps({"schema": document.SCHEMA, "a\nb\rc": 1}).encode())
+@example(content=json.dumps({"schema": game_json.SCHEMA, "a\nb\rc": 1}).encode())
 def test_import_game_command(content, import_dir):
     path = import_dir / "game.json"
     path.write_bytes(content)
@@ -862,7 +863,7 @@ def test_import_game_command(content, import_dir):
     assert (line["edit_url"], line["view_url"]) == (game.get_absolute_url(), game.get_view_url())
     assert world()[0] == before[0] + 1
     check_stored_game(game)
-    assert input_part(game.as_document()) == document.read(json.loads(content))[0]
+    assert input_part(game.as_document()) == game_json.read(json.loads(content))[0]
 
 
 # ---------------------------------------------------------------- regressions
@@ -891,7 +892,7 @@ def test_an_entry_fee_below_the_money_unit_is_refused():
 )
 def test_known_bug_import_game_message_is_one_line(import_dir, key):
     path = import_dir / "separators.json"
-    path.write_text(json.dumps({"schema": document.SCHEMA, "players": ["A", "B"], key: 1}))
+    path.write_text(json.dumps({"schema": game_json.SCHEMA, "players": ["A", "B"], key: 1}))
     with pytest.raises(CommandError) as refused:
         call_command("import_game", str(path), stdout=io.StringIO())
     assert len(str(refused.value).splitlines()) == 1

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, given, settings
 
-from tracker import document
+from tracker.documents import game_json
 from tracker.models import Event, Game
 
 from .conftest import example_paths, input_part, load_example
@@ -47,7 +47,7 @@ def test_import_then_export_gives_back_the_example(path, tmp_path):
 @pytest.mark.django_db
 def test_missing_rules_are_filled_in_on_export(tmp_path):
     doc = {
-        "schema": document.SCHEMA,
+        "schema": game_json.SCHEMA,
         "name": "Quick 201",
         "format": "pool",
         "rules": {"pool_limit": 201},
@@ -92,7 +92,7 @@ BAD_DOCUMENTS = [
 @pytest.mark.parametrize(("change", "words"), BAD_DOCUMENTS)
 def test_import_refuses_a_bad_document_and_creates_nothing(tmp_path, change, words):
     doc = {
-        "schema": document.SCHEMA,
+        "schema": game_json.SCHEMA,
         "name": "Bad",
         "format": "pool",
         "players": ["Asha", "Ravi"],

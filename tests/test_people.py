@@ -11,10 +11,11 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from tracker import document, rules
+from tracker import rules
+from tracker.documents import game_json
+from tracker.documents.game_csv import load_csv, read_csv, write_csv
 from tracker.models import Event, Game
 from tracker.rules import RuleError, replay
-from tracker.sheet import load_csv, read_csv, write_csv
 
 from .conftest import input_part, load_example, our_example_paths
 from .events import deal, join, leave, sit_in, sit_out
@@ -390,7 +391,7 @@ def test_our_examples_import_and_export_round_trip(path, tmp_path):
 
 @pytest.mark.parametrize("path", examples_with_a_join(), ids=lambda p: p.stem)
 def test_our_examples_round_trip_through_the_csv(path):
-    game, state = document.read(input_part(load_example(path)))
+    game, state = game_json.read(input_part(load_example(path)))
     text = write_csv(game, state)
     header = next(row for row in csv.reader(io.StringIO(text)) if row and row[0] == "event")
     assert header[5] == "after"
@@ -402,9 +403,9 @@ def test_our_examples_round_trip_through_the_csv(path):
 
 
 def test_the_csv_rows_of_a_join_and_a_sit_out():
-    game, state = document.read(
+    game, state = game_json.read(
         {
-            "schema": document.SCHEMA,
+            "schema": game_json.SCHEMA,
             "format": "points",
             "players": ["Asha", "Ravi"],
             "history": [deal("Asha", Ravi=30), join("Dev", "Asha"), sit_out("Ravi"), leave("Ravi")],
@@ -423,9 +424,9 @@ def test_the_csv_rows_of_a_join_and_a_sit_out():
 
 
 def test_a_csv_column_for_a_player_nobody_seats_is_refused():
-    game, state = document.read(
+    game, state = game_json.read(
         {
-            "schema": document.SCHEMA,
+            "schema": game_json.SCHEMA,
             "format": "points",
             "players": ["Asha", "Ravi"],
             "history": [join("Dev")],
@@ -438,8 +439,8 @@ def test_a_csv_column_for_a_player_nobody_seats_is_refused():
 
 
 def test_a_csv_join_refused_by_the_rules_names_its_row_and_column():
-    game, state = document.read(
-        {"schema": document.SCHEMA, "format": "deals", "players": ["Asha", "Ravi"], "history": []}
+    game, state = game_json.read(
+        {"schema": game_json.SCHEMA, "format": "deals", "players": ["Asha", "Ravi"], "history": []}
     )
     text = write_csv(game, state) + "join,,,,Dev\r\n"
     with pytest.raises(RuleError) as caught:
@@ -476,7 +477,7 @@ IMPORT_REFUSALS = [
 @pytest.mark.django_db
 @pytest.mark.parametrize(("fmt", "players", "history", "words"), IMPORT_REFUSALS)
 def test_the_import_command_refuses_what_the_rules_refuse(tmp_path, fmt, players, history, words):
-    doc = {"schema": document.SCHEMA, "format": fmt, "players": players, "history": history}
+    doc = {"schema": game_json.SCHEMA, "format": fmt, "players": players, "history": history}
     with pytest.raises(CommandError) as caught:
         import_file(tmp_path, doc)
     assert words in str(caught.value)
@@ -487,7 +488,7 @@ def test_the_import_command_refuses_what_the_rules_refuse(tmp_path, fmt, players
 @pytest.mark.django_db
 def test_the_import_command_refuses_a_pool_join_with_rejoins_off(tmp_path):
     doc = {
-        "schema": document.SCHEMA,
+        "schema": game_json.SCHEMA,
         "format": "pool",
         "rules": {"rejoin": False},
         "players": ["A", "B"],

@@ -13,7 +13,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tracker import document
+from tracker.documents import game_json
 from tracker.models import Event, Game
 
 from .conftest import input_part, load_example, our_example_paths, without_language_switch
@@ -338,7 +338,7 @@ def test_the_new_urls_take_only_posts(client):
 
 @pytest.mark.parametrize(("fmt", "players", "history", "words"), IMPORT_REFUSALS)
 def test_the_import_page_refuses_what_the_rules_refuse(client, fmt, players, history, words):
-    doc = {"schema": document.SCHEMA, "format": fmt, "players": players, "history": history}
+    doc = {"schema": game_json.SCHEMA, "format": fmt, "players": players, "history": history}
     upload = SimpleUploadedFile("game.json", json.dumps(doc).encode(), "application/json")
     response = client.post("/import/", {"file": upload})
     assert response.status_code == 422

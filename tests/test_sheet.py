@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tracker import document, rules
-from tracker.sheet import guard, load_csv, read_csv, unguard, write_csv
+from tracker import rules
+from tracker.documents import game_json
+from tracker.documents.game_csv import guard, load_csv, read_csv, unguard, write_csv
 
 from .conftest import example_paths, input_part, load_example
 from .events import deal
@@ -21,7 +22,7 @@ PLAYERS = ["Asha", "Ravi", "Meena", "Kiran"]
 
 def make(fmt, history, *, players=PLAYERS, game_rules=None, name="Family game", first=None):
     doc = {
-        "schema": document.SCHEMA,
+        "schema": game_json.SCHEMA,
         "name": name,
         "format": fmt,
         "rules": game_rules or {},
@@ -30,14 +31,14 @@ def make(fmt, history, *, players=PLAYERS, game_rules=None, name="Family game", 
     }
     if first:
         doc["first_dealer"] = first
-    return document.read(doc)
+    return game_json.read(doc)
 
 
 def round_trip(game, state):
     text = write_csv(game, state)
     back = read_csv(text)
     assert back == game
-    again, _ = document.read(back)
+    again, _ = game_json.read(back)
     assert again == game
     assert load_csv(text)[0] == game
     return text
@@ -137,7 +138,7 @@ def test_round_trip_without_deals():
 
 @pytest.mark.parametrize("path", example_paths(), ids=lambda p: p.stem)
 def test_round_trip_worked_examples(path):
-    game, state = document.read(input_part(load_example(path)))
+    game, state = game_json.read(input_part(load_example(path)))
     round_trip(game, state)
 
 
@@ -145,9 +146,9 @@ def test_round_trip_worked_examples(path):
 @given(random_game())
 def test_round_trip_random_histories(drawn):
     fmt, game_rules, players, first, history = drawn
-    game, state = document.read(
+    game, state = game_json.read(
         {
-            "schema": document.SCHEMA,
+            "schema": game_json.SCHEMA,
             "format": fmt,
             "rules": game_rules,
             "players": players,

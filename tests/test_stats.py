@@ -7,7 +7,7 @@ the comments, never by the code under test.
 
 from decimal import Decimal
 
-from tracker import document, stats
+from tracker.documents import game_json, stats
 
 MEMBERS = ["Asha", "Ravi", "Meena", "Kiran"]
 
@@ -18,9 +18,9 @@ def deal(winner, **results):
 
 def game_doc(name, fmt, rules, players, history):
     """A game document as the tracker writes it: the engine replays the history."""
-    doc = {"schema": document.SCHEMA, "name": name, "format": fmt, "rules": rules}
+    doc = {"schema": game_json.SCHEMA, "name": name, "format": fmt, "rules": rules}
     doc |= {"players": players, "first_dealer": players[0], "history": history}
-    return document.write(*document.read(doc))
+    return game_json.write(*game_json.read(doc))
 
 
 # G1, pool 101, entry fee 10, Asha Ravi Meena, a rejoin (cutoff 101-20-2 = 79):

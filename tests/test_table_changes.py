@@ -19,7 +19,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tracker import document, tables
+from tracker import tables
+from tracker.documents import game_json
 from tracker.models import Game, Member, StaleTable, Table
 
 from .livegunicorn import BACKENDS, live_database, live_server
@@ -110,7 +111,7 @@ def game_file(name, players, first_dealer=None):
     doc = {"schema": "rummy-tracker.game/1", "name": name, "format": "points", "players": players}
     if first_dealer:
         doc["first_dealer"] = first_dealer
-    return SimpleUploadedFile("game.json", document.dumps(doc).encode())
+    return SimpleUploadedFile("game.json", game_json.dumps(doc).encode())
 
 
 def csv_file():

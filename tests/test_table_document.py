@@ -11,7 +11,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from tracker import document, tables
+from tracker import tables
+from tracker.documents import game_json
 from tracker.models import Event, Game, Member, Table
 
 from .test_stats import G1, G2, G3, G4, G5
@@ -137,7 +138,7 @@ def test_a_game_uploaded_into_a_table_makes_its_players_members():
     client = Client()
     table = Table.start("Small table", ["Asha", "Ravi"])
     # G3 seats Meena, Kiran and Asha: Meena and Kiran are not members yet.
-    upload = SimpleUploadedFile("game.json", document.dumps(input_part(G3)).encode())
+    upload = SimpleUploadedFile("game.json", game_json.dumps(input_part(G3)).encode())
     response = client.post(f"/t/{table.edit_token}/upload/", {"file": upload, "version": "0"})
     assert response.status_code == 302
     assert table.member_names() == ["Asha", "Ravi", "Meena", "Kiran"]

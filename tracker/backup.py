@@ -24,7 +24,8 @@ from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.utils.dateparse import parse_datetime
 
-from . import document, rules, tables
+from . import rules, tables
+from .documents import game_json
 from .models import Game, Member, MemberError, Table
 
 SCHEMA = "rummy-tracker.backup/1"
@@ -54,7 +55,7 @@ def write(folder):
     table_files = {}
     for table in Table.objects.order_by("pk"):
         name = f"tables/{table.pk}.json"
-        _write_private(folder / name, document.dumps(tables.export(table)))
+        _write_private(folder / name, game_json.dumps(tables.export(table)))
         table_files[table.pk] = name
         index["tables"].append(
             {
@@ -71,7 +72,7 @@ def write(folder):
         prefetch_related_objects(chunk, "players", "events")
         for game in chunk:
             name = f"games/{game.pk}.json"
-            _write_private(folder / name, document.dumps(game.as_document()))
+            _write_private(folder / name, game_json.dumps(game.as_document()))
             index["games"].append(
                 {
                     "file": name,
@@ -83,7 +84,7 @@ def write(folder):
                     **_dates(game),
                 }
             )
-    _write_private(folder / "index.json", document.dumps(index))
+    _write_private(folder / "index.json", game_json.dumps(index))
     return len(index["tables"]), len(index["games"])
 
 
@@ -119,7 +120,7 @@ def _read(folder, name):
     except (OSError, UnicodeDecodeError) as error:
         raise BackupError(f"cannot read {name}: {error}") from None
     try:
-        return document.loads(text)
+        return game_json.loads(text)
     except rules.RuleError as error:
         raise BackupError(f"{name}: {error}") from None
 
@@ -221,7 +222,7 @@ def restore(folder):
             raise BackupError(f'{name}: schema must be "{tables.SCHEMA}"')
         try:
             members = Table.check_members(doc.get("members") or [])
-            title = document.check_name(doc.get("name"))
+            title = game_json.check_name(doc.get("name"))
         except (MemberError, rules.RuleError) as error:
             raise BackupError(f"{name}: {getattr(error, 'message', error)}") from None
         table = Table.objects.create(
@@ -234,7 +235,7 @@ def restore(folder):
     for kept in game_entries:
         name = kept["file"]
         try:
-            game_doc, state = document.read(_read(folder, name))
+            game_doc, state = game_json.read(_read(folder, name))
         except rules.RuleError as error:
             raise BackupError(f"{name}: {error}") from None
         tokens = {k: kept[k] for k in ("edit_token", "view_token")}

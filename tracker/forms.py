@@ -18,9 +18,10 @@ from django import forms
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.translation import gettext, gettext_noop
 
-from . import document, i18n, rules
+from . import i18n, rules
+from .documents import game_json
 from .models import MemberError, Table, check_member_name
-from .scoreboard import said
+from .screens.scoreboard import said
 
 # One tap picks the format: (key, label, format, fixed rules), from the registry.
 FORMAT_CHOICES = [
@@ -764,7 +765,7 @@ class NewTableForm(FirstErrors, forms.Form):
 
     def clean_name(self):
         try:
-            name = document.check_name(self.cleaned_data["name"])
+            name = game_json.check_name(self.cleaned_data["name"])
         except rules.RuleError as error:
             raise forms.ValidationError(i18n.sentence(error)) from None
         if not name:

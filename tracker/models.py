@@ -16,8 +16,9 @@ from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from . import allowance, document, i18n, rules, sheet
+from . import allowance, i18n, rules
 from .allowance import Allowance  # noqa: F401 (a model of this app, kept beside its logic)
+from .documents import game_csv, game_json
 
 
 def new_token():
@@ -43,7 +44,7 @@ class Linked(models.Model):
     (`edit_key`, `view_key`) and the token then compared in constant time.
     """
 
-    name = models.CharField(max_length=document.MAX_NAME_LENGTH)
+    name = models.CharField(max_length=game_json.MAX_NAME_LENGTH)
     edit_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     edit_key = models.CharField(max_length=64, unique=True, editable=False)
@@ -143,23 +144,23 @@ class Game(Linked):
         return self.replay()
 
     def as_document(self):
-        return document.write(*self.input_and_state())
+        return game_json.write(*self.input_and_state())
 
     def as_csv(self):
-        return sheet.write_csv(*self.input_and_state())
+        return game_csv.write_csv(*self.input_and_state())
 
     def input_and_state(self):
         """The input part of the game document, and the state its history replays to."""
         names = self.seat_names()
         history = self.history()
         game = {
-            "schema": document.SCHEMA,
+            "schema": game_json.SCHEMA,
             "name": self.name,
             "format": self.format,
             "rules": self.rules,
             "players": names,
             "first_dealer": names[self.first_dealer - 1],
-            "history": [document.clean_event(e) for e in history],
+            "history": [game_json.clean_event(e) for e in history],
         }
         return game, self.replay(history, names)
 
@@ -179,9 +180,9 @@ class Game(Linked):
         table=None,
     ):
         """Make a game after the engine has accepted all of it; raises RuleError."""
-        game_doc, state = document.read(
+        game_doc, state = game_json.read(
             {
-                "schema": document.SCHEMA,
+                "schema": game_json.SCHEMA,
                 "name": name,
                 "format": fmt,
                 "rules": table_rules,
@@ -196,14 +197,14 @@ class Game(Linked):
     @transaction.atomic
     def import_document(cls, doc, created_from="", table=None):
         """Create a game from a game document; nothing is created if it is refused."""
-        game_doc, state = document.read(doc, settings.EVENTS_PER_GAME)
+        game_doc, state = game_json.read(doc, settings.EVENTS_PER_GAME)
         return cls.store(game_doc, state, created_from, table)
 
     @classmethod
     @transaction.atomic
     def import_csv(cls, text, created_from=""):
         """Create a game from the CSV the tracker writes; refusals name the row."""
-        game_doc, state = sheet.load_csv(text, settings.EVENTS_PER_GAME)
+        game_doc, state = game_csv.load_csv(text, settings.EVENTS_PER_GAME)
         return cls.store(game_doc, state, created_from)
 
     @classmethod
@@ -256,7 +257,7 @@ class Game(Linked):
             state, ids = game.replay(), game.event_ids
         else:  # the revision is the one read: the history is the one `state` replayed
             ids = self.event_ids
-        document.check_room(state, settings.EVENTS_PER_GAME)
+        game_json.check_room(state, settings.EVENTS_PER_GAME)
         if event["type"] == "join" and game.table_id is not None:
             game.seat_as_member(" ".join(str(event.get("player", "")).split()))
         rules.apply(state, event)  # refuses before it changes anything
@@ -438,7 +439,7 @@ class Event(models.Model):
         return stored
 
     def fill(self, event):
-        clean = document.clean_event(event)
+        clean = game_json.clean_event(event)
         self.type = clean.pop("type")
         self.data = clean
 
@@ -501,7 +502,7 @@ class Table(Linked):
     def start(cls, name, members, created_from=""):
         """A new table with its members; raises MemberError (nothing saved) when refused."""
         try:
-            name = document.check_name(name)
+            name = game_json.check_name(name)
         except rules.RuleError as error:
             raise MemberError(i18n.sentence(error), "name") from None
         if not name:

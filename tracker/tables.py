@@ -16,7 +16,8 @@ from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.utils.translation import ngettext
 
-from . import document, rules, stats
+from . import rules
+from .documents import game_csv, game_json, stats
 from .models import Game, MemberError, Table
 
 SCHEMA = "rummy-tracker.table/1"
@@ -124,7 +125,7 @@ def read(doc):
     replayed = []
     for index, game in enumerate(games):
         try:
-            replayed.append(document.read(game, settings.EVENTS_PER_GAME))
+            replayed.append(game_json.read(game, settings.EVENTS_PER_GAME))
         except rules.RuleError as error:
             raise TableError(f"{_game_label(index, game)}: {error}") from None
     return doc.get("name"), members, replayed
@@ -191,7 +192,7 @@ def _the_game(players, fmt, table_rules, first_dealer, history):
             "rules": table_rules,
             "players": players,
             "first_dealer": first_dealer,
-            "history": [document.clean_event(event) for event in history],
+            "history": [game_json.clean_event(event) for event in history],
         },
         sort_keys=True,
     )
@@ -224,11 +225,9 @@ def import_game(table, doc, created_from="", *, made_against, again=False):
     the table has already is refused (AlreadyHere) unless `again`."""
     with transaction.atomic():
         if isinstance(doc, str):
-            from . import sheet
-
-            game_doc, state = sheet.load_csv(doc, settings.EVENTS_PER_GAME)
+            game_doc, state = game_csv.load_csv(doc, settings.EVENTS_PER_GAME)
         else:
-            game_doc, state = document.read(doc, settings.EVENTS_PER_GAME)
+            game_doc, state = game_json.read(doc, settings.EVENTS_PER_GAME)
         locked = table.locked_at(made_against)
         twins = [] if again else games_already_here(locked, [game_doc])
         if twins:

@@ -5,7 +5,7 @@ from django.http import Http404
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from ..calculator import Calculator
+from ..screens.calculator import Calculator
 from .common import get_game_or_404, page_or_part
 
 WILD_KEPT = "wild"  # session key: the wild rank last used for a game's deal

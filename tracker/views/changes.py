@@ -16,9 +16,10 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from .. import i18n, rules, scoreboard
+from .. import i18n, rules
 from ..forms import DealForm, JoinForm, SplitForm
 from ..models import Event, Game, StaleHistory
+from ..screens import scoreboard
 from .common import get_game_or_404, made_against, page_or_part
 from .games import game_context, show_game
 

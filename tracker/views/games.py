@@ -18,10 +18,12 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import allowance, document, i18n, rules, scoreboard, share
-from ..chart import running_totals_svg
+from .. import allowance, i18n, rules
+from ..documents import game_json
 from ..forms import FORMAT_CHOICES, DealForm, JoinForm, NewGameForm
 from ..models import Game, Table
+from ..screens import qr, scoreboard
+from ..screens.chart import running_totals_svg
 from .common import (
     TOO_MANY,
     client_key,
@@ -130,7 +132,7 @@ def import_game(request):
         try:
             text = upload.read().decode("utf-8-sig")
             if text.lstrip().startswith("{") or upload.name.lower().endswith(".json"):
-                game = Game.import_document(document.loads(text), created_from=creator)
+                game = Game.import_document(game_json.loads(text), created_from=creator)
             else:
                 game = Game.import_csv(text, created_from=creator)
         except UnicodeDecodeError:
@@ -258,13 +260,13 @@ def qr_code(request, token, can_edit, kind="view"):
         url, title = game.get_absolute_url(), gettext("QR code of the edit link")
     else:
         url, title = game.get_view_url(), gettext("QR code of the view link")
-    return svg(share.qr_svg(request.build_absolute_uri(url), title=title))
+    return svg(qr.qr_svg(request.build_absolute_uri(url), title=title))
 
 
 @require_safe
 def download_json(request, token, can_edit):
     game = get_game_or_404(token, can_edit)
-    return download(game.name, document.dumps(game.as_document()), "application/json", "json")
+    return download(game.name, game_json.dumps(game.as_document()), "application/json", "json")
 
 
 @require_safe

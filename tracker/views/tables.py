@@ -16,10 +16,12 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import allowance, document, i18n, rules, share, stats, tables
+from .. import allowance, i18n, rules, tables
+from ..documents import game_json, stats
 from ..forms import FORMAT_CHOICES, MemberForm, NewTableForm, TableGameForm
 from ..models import Game, MemberError, StaleTable, Table
-from ..table_chart import money_svg, wins_svg
+from ..screens import qr
+from ..screens.table_chart import money_svg, wins_svg
 from .common import (
     TOO_MANY,
     TOO_MANY_TABLES,
@@ -70,7 +72,7 @@ def import_table(request):
     creator, count = client_key(request), 1
     if error is None:
         try:
-            doc = document.loads(request.FILES["file"].read().decode("utf-8-sig"))
+            doc = game_json.loads(request.FILES["file"].read().decode("utf-8-sig"))
             count = tables.games_in(doc)
             if too_many(request, count):  # before any game is replayed
                 raise allowance.Spent
@@ -322,7 +324,7 @@ def upload(request, token):
             if not text.lstrip().startswith("{"):
                 tables.import_game(table, text, creator, made_against=version, again=again)
             else:
-                doc = document.loads(text)
+                doc = game_json.loads(text)
                 count = tables.games_in(doc)
                 if too_many(request, count):  # before any game is replayed
                     raise allowance.Spent
@@ -358,7 +360,7 @@ def upload(request, token):
 @require_safe
 def download_table(request, token, can_edit):
     table = get_table_or_404(token, can_edit)
-    body = document.dumps(tables.export(table))
+    body = game_json.dumps(tables.export(table))
     return download(table.name or "table", body, "application/json", "json")
 
 
@@ -384,7 +386,7 @@ def qr_code(request, token, can_edit, kind="view"):
         url, title = table.get_absolute_url(), gettext("QR code of the table's edit link")
     else:
         url, title = table.get_view_url(), gettext("QR code of the table's view link")
-    return svg(share.qr_svg(request.build_absolute_uri(url), title=title))
+    return svg(qr.qr_svg(request.build_absolute_uri(url), title=title))
 
 
 # -- a new game from the table

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from tracker import document
+from tracker.documents import game_json
 from tracker.models import Game
 
 
@@ -19,4 +19,4 @@ class Command(BaseCommand):
             found = Game.objects.filter(pk=int(game)).first()
         if found is None:
             raise CommandError(f"no game with the token or id {game!r}")
-        self.stdout.write(document.dumps(found.as_document()), ending="")
+        self.stdout.write(game_json.dumps(found.as_document()), ending="")

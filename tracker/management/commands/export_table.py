@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from tracker import document, tables
+from tracker import tables
+from tracker.documents import game_json
 from tracker.models import Table
 
 
@@ -22,4 +23,4 @@ class Command(BaseCommand):
         found = find_table(table)
         if found is None:
             raise CommandError(f"no table with the token or id {table!r}")
-        self.stdout.write(document.dumps(tables.export(found)), ending="")
+        self.stdout.write(game_json.dumps(tables.export(found)), ending="")

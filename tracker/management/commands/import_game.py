@@ -3,7 +3,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tracker import document
+from tracker.documents import game_json
 from tracker.models import Game
 from tracker.rules import RuleError
 
@@ -36,7 +36,7 @@ class Command(BaseCommand):
     def handle(self, *args, file, **options):
         text = read_text(file)
         try:
-            game = Game.import_document(document.loads(text))
+            game = Game.import_document(game_json.loads(text))
         except RuleError as error:
             raise CommandError(one_line(str(error))) from None
         line = {"id": game.pk, "edit_url": game.get_absolute_url(), "view_url": game.get_view_url()}

@@ -2,7 +2,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tracker import document, tables
+from tracker import tables
+from tracker.documents import game_json
 from tracker.rules import RuleError
 
 from .import_game import one_line, read_text
@@ -17,7 +18,7 @@ class Command(BaseCommand):
     def handle(self, *args, file, **options):
         text = read_text(file)
         try:
-            table = tables.import_document(document.loads(text))
+            table = tables.import_document(game_json.loads(text))
         except (RuleError, tables.TableError) as error:
             raise CommandError(one_line(str(error))) from None
         line = {

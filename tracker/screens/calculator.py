@@ -6,8 +6,8 @@ changes nothing on the server; htmx only swaps the panel in place.
 
 from django.utils.translation import gettext, gettext_noop
 
-from . import i18n
-from .rules import hand
+from .. import i18n
+from ..rules import hand
 
 RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUIT_NAMES = [

@@ -9,9 +9,9 @@ template loops over them and never names a format.
 
 from django.utils.translation import gettext
 
-from .i18n import phrase
-from .rules import FORMATS, MAX_PLAYERS, RESULT_LABELS, money
-from .rules.money_format import format_money
+from ..i18n import phrase
+from ..rules import FORMATS, MAX_PLAYERS, RESULT_LABELS, money
+from ..rules.money_format import format_money
 
 SHORT_RESULTS = dict(RESULT_LABELS)
 RECENT = 12  # events the game screen lists; the rest are one tap away

@@ -44,7 +44,7 @@ from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext, ngettext
 
-from .i18n import phrase
+from ..i18n import phrase
 
 # Seat order: blue, vermillion, bluish green, near black, reddish purple,
 # violet, brown, indigo, crimson, olive.

@@ -3,7 +3,7 @@
 Pure Python like the rules engine. `write_csv` turns a game document's
 input part (shared/docs/game-json.md) and its replayed state into CSV text;
 `read_csv` turns that text back into the input part, so
-`document.read(read_csv(write_csv(game, state)))` gives back `game`.
+`game_json.read(read_csv(write_csv(game, state)))` gives back `game`.
 `load_csv` does both steps of an import and says which CSV row and column
 a refused event comes from.
 
@@ -76,7 +76,7 @@ document writes money: a share a document gave as a JSON number comes back
 as the same amount written as a string). The rest (deal numbers, dealers, totals, the detail
 of deal rows but its `rummy` note, the shares of a drops or equal split) is what the tracker
 worked out: `read_csv` checks the numbers are numbers but otherwise ignores
-them, and `document.read` works them out again from the history. The
+them, and `game_json.read` works them out again from the history. The
 `deal`, `dealer` and total columns may be left out of a hand-made file;
 every other column must be there. Blank rows are skipped, and so are
 blank cells past the last column (spreadsheets pad rows). A leading byte
@@ -99,11 +99,11 @@ import json
 import re
 from decimal import Decimal, InvalidOperation
 
-from . import document
-from .rules import EVENT_TYPES, RESULT_WORDS, SPLIT_METHODS, RuleError, money
-from .rules.table import N_, Phrase
+from ..rules import EVENT_TYPES, RESULT_WORDS, SPLIT_METHODS, RuleError, money
+from ..rules.table import N_, Phrase
+from . import game_json
 
-SCHEMA = document.SCHEMA
+SCHEMA = game_json.SCHEMA
 FIXED_COLUMNS = ("event", "deal", "dealer", "winner", "detail")
 JOIN_COLUMN = "after"  # written only when someone joined
 REQUIRED_FIXED = ("event", "winner", "detail")
@@ -151,7 +151,7 @@ def _cell(value):
 def write_csv(game_doc, state):
     """The game as CSV text (see the module docstring for the layout).
 
-    `game_doc` is the input part of the game document as `document.read`
+    `game_doc` is the input part of the game document as `game_json.read`
     returns it; `state` is the GameState replayed from it.
     """
     history = game_doc.get("history") or []
@@ -583,7 +583,7 @@ def read_csv(text):
     what is not such a file: another CSV, an unknown key or column, a bad
     number, a result that is neither points nor a result word, ... The rules
     of the game (who may win, what a rejoin needs) are checked by
-    `document.read`, or by `load_csv`, which names the row of the event.
+    `game_json.read`, or by `load_csv`, which names the row of the event.
     """
     doc, _ = _read(text)
     return doc
@@ -593,15 +593,15 @@ FIELD_KEYS = ("schema", "name", "format", "rules", "players", "first_dealer")
 
 
 def load_csv(text, max_events=None):
-    """Read CSV text and replay it: (game, state) as `document.read` gives.
+    """Read CSV text and replay it: (game, state) as `game_json.read` gives.
 
     A refusal of the engine is raised again as a RuleError whose message
     starts with the CSV row (and column, when the field maps to one) of the
-    event or key/value row it is about. `max_events` as `document.read`'s.
+    event or key/value row it is about. `max_events` as `game_json.read`'s.
     """
     doc, places = _read(text)
     try:
-        return document.read(doc, max_events)
+        return game_json.read(doc, max_events)
     except RuleError as error:
         raise _relocate(error, places) from None
 

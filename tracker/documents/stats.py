@@ -19,8 +19,8 @@ from __future__ import annotations
 from decimal import Decimal
 from itertools import combinations
 
-from .rules import FORMATS, fewest_payments
-from .rules.money_format import plays_for_money
+from ..rules import FORMATS, fewest_payments
+from ..rules.money_format import plays_for_money
 
 DROPS = ("first_drop", "middle_drop")
 COUNTED = ("games", "wins", "deals", "deals_won", "drops", "wrong_shows", "full_counts")

@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from django.utils.translation import gettext
 
+from ..rules.money_format import format_money
 from .chart import (
     COLOURS,
     DASHES,
@@ -30,7 +31,6 @@ from .chart import (
     _short,
     _text,
 )
-from .rules.money_format import format_money
 
 LEFT = 96
 RIGHT = WIDTH - 28

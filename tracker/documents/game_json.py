@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from . import rules
-from .rules.table import N_
+from .. import rules
+from ..rules.table import N_
 
 SCHEMA = "rummy-tracker.game/1"
 MAX_NAME_LENGTH = 80
