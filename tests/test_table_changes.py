@@ -165,7 +165,7 @@ AFTER = {
     "play again": (
         2,
         [*FAMILY, "Lata"],
-        [SUNDAY, ("Sunday pool", "pool", ["Asha", "Ravi"], "Ravi")],
+        [SUNDAY, ("Sunday pool 2", "pool", ["Asha", "Ravi"], "Ravi")],
     ),
     "upload": (
         2,
@@ -512,7 +512,7 @@ def live_forms(phone, db, table):
         "play again": (
             form_at(page, f"/t/{t}/again/{game}/"),
             None,
-            ([*FAMILY, "Lata"], [LIVE_SUNDAY, ("Sunday pool", "pool", ["Asha", "Ravi"], "Ravi")]),
+            ([*FAMILY, "Lata"], [LIVE_SUNDAY, ("Sunday pool 2", "pool", ["Asha", "Ravi"], "Ravi")]),
         ),
         "new game": (
             new_game,

@@ -97,6 +97,7 @@ CHANGES = [
     (r"undid (?P<name>.+) coming back in", N_("Someone else just undid %(name)s coming back in.")),
     (r"noted that (?P<name>.+) left", N_("Someone else just noted that %(name)s left.")),
     (r"undid (?P<name>.+) leaving", N_("Someone else just undid %(name)s leaving.")),
+    (r"put the game back", N_("Someone else just put the game back.")),
 ]
 CHANGES = [(re.compile(pattern), template) for pattern, template in CHANGES]
 

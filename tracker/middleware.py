@@ -42,6 +42,33 @@ NOT_UTF8 = _(
 TOO_BIG = _("That was too big to be sent here, so nothing was read or changed.")
 
 
+class RemovedGames:
+    """A removed game's links answer 410 with the page that says so, and where
+    it can be put back (`views.common.get_game_or_404` raises GameRemoved). A
+    phone showing the game loads that page at once (htmx's HX-Refresh)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from .models import GameRemoved
+
+        if not isinstance(exception, GameRemoved):
+            return None
+        game = exception.game
+        can_edit = request.resolver_match and request.resolver_match.kwargs.get("can_edit", True)
+        editing = can_edit and request.path.startswith("/g/")
+        response = render(
+            request, "tracker/removed.html", {"game": game, "can_edit": editing}, status=410
+        )
+        if getattr(request, "htmx", False):
+            response["HX-Refresh"] = "true"
+        return response
+
+
 def too_big(content_length):
     """Whether a Content-Length header says more than the largest upload, REQUEST_MAX_BYTES.
 

@@ -8,12 +8,15 @@ them reachable: two links (`Linked`).
 
 import hashlib
 import hmac
+import re
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import allowance, i18n, rules
@@ -102,6 +105,24 @@ class Linked(models.Model):
         return type(self).objects.select_for_update().get(pk=self.pk)
 
 
+# A removed game stays listed under "Removed", to be put back, this long; then it is deleted.
+KEEP_REMOVED = timedelta(days=30)
+
+
+class GameQuerySet(models.QuerySet):
+    def kept(self):
+        """The games not removed."""
+        return self.filter(removed_at__isnull=True)
+
+    def removed(self):
+        """The games removed in the last 30 days, that can still be put back."""
+        return self.filter(removed_at__gte=timezone.now() - KEEP_REMOVED)
+
+    def gone(self):
+        """The games removed longer ago: deleted whenever a game is removed."""
+        return self.filter(removed_at__lt=timezone.now() - KEEP_REMOVED)
+
+
 class Game(Linked):
     FORMATS = [(name, spec.label) for name, spec in rules.FORMATS.items()]
 
@@ -114,11 +135,32 @@ class Game(Linked):
     table = models.ForeignKey(
         "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
     )
+    # Set when the family removes the game (a mistaken start, a stray Play
+    # again, a duplicate import): it can be put back for KEEP_REMOVED.
+    removed_at = models.DateTimeField(null=True, blank=True)
+    # The game "Play again" made of this one, so a second tap goes to it.
+    next_game = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    objects = GameQuerySet.as_manager()
 
     edit_url_name, view_url_name = "game", "watch"
 
     class Meta(Linked.Meta):
         indexes = [models.Index(fields=["created_from", "created_at"], name="game_creations")]
+
+    @property
+    def gone_at(self):
+        """When a removed game is deleted for good."""
+        return self.removed_at + KEEP_REMOVED if self.removed_at else None
+
+    def again_name(self):
+        """The name "Play again" gives the next game: "Diwali pool 2", then 3 ..."""
+        found = re.fullmatch(r"(.*\S) ([0-9]{1,6})", self.name)
+        if found:
+            return f"{found.group(1)} {int(found.group(2)) + 1}"[: game_json.MAX_NAME_LENGTH]
+        return f"{self.name[: game_json.MAX_NAME_LENGTH - 2]} 2"
 
     # -- reading
 
@@ -320,6 +362,56 @@ class Game(Linked):
             raise StaleHistory(game.revision)
         return game
 
+    @transaction.atomic
+    def play_again(self, created_from=""):
+        """The next game: the same format, rules and seats, the first deal passed
+        to the next seat, named apart ("Diwali pool 2"), at the same table (every
+        seat still a member). Made once: asked again, it is the game made before."""
+        game = Game.objects.select_for_update().get(pk=self.pk)
+        if game.next_game_id is not None and game.next_game.removed_at is None:
+            return game.next_game
+        names = self.seat_names()
+        table = self.table.locked() if self.table_id is not None else None
+        if table is not None:
+            table.seat_check(names)
+        made = Game.create(
+            self.format,
+            self.rules,
+            names,
+            names[self.first_dealer % len(names)],
+            name=self.again_name(),
+            created_from=created_from,
+            table=table,
+        )
+        self.next_game = made
+        self.save(update_fields=["next_game"])
+        return made
+
+    @transaction.atomic
+    def remove(self, made_against):
+        """Remove the game (StaleHistory if it changed since `made_against`): it
+        leaves its table's list and stats, and can be put back for KEEP_REMOVED.
+        The games removed longer ago than that are deleted now."""
+        game = self.locked_at(made_against)
+        Game.objects.gone().delete()
+        self.removed_at = timezone.now()
+        self.save(update_fields=["removed_at"])
+        self._bump(game, "removed the game")
+        if self.table_id is not None:
+            self.table.locked().bump()
+
+    @transaction.atomic
+    def put_back(self):
+        """Bring a removed game back to its table's list and stats."""
+        game = self.locked()
+        if game.removed_at is None:
+            return
+        self.removed_at = None
+        self.save(update_fields=["removed_at"])
+        self._bump(game, "put the game back")
+        if self.table_id is not None:
+            self.table.locked().bump()
+
     def seat_as_member(self, name):
         """A player who joins a table's game becomes a member of the table
         (shared/docs/tables.md), so the members' money always adds up to 0.
@@ -373,6 +465,14 @@ def _removed(event, deal_number):
     if event.type in PLAYER_CHANGES:
         return PLAYER_CHANGES[event.type][1].format(name=event.data.get("player"))
     return "undid the split" if event.type == "split" else "undid the end of the session"
+
+
+class GameRemoved(Exception):
+    """The game a link leads to was removed (it can be put back for a while)."""
+
+    def __init__(self, game):
+        super().__init__(f"game {game.pk} was removed")
+        self.game = game
 
 
 class StaleHistory(Exception):

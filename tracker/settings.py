@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A removed game's links answer 410, saying where to put it back.
+    "tracker.middleware.RemovedGames",
     # Last, so every header above is still added to its 413 or 400 for a body
     # RequestGuard refused, before CsrfViewMiddleware.process_view or a view runs.
     "tracker.middleware.UnreadableBody",

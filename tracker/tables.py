@@ -56,7 +56,8 @@ def summaries(games):
 
 
 def games_oldest_first(table):
-    return list(table.games.order_by("created_at", "pk"))
+    """The table's games, but the removed ones (which count in no stats)."""
+    return list(table.games.kept().order_by("created_at", "pk"))
 
 
 def table_stats(table, members=None, games=None):
@@ -205,7 +206,7 @@ def games_already_here(table, game_docs):
         _the_game(d["players"], d["format"], d["rules"], d["first_dealer"], d["history"])
         for d in game_docs
     }
-    here = list(table.games.all())
+    here = list(table.games.kept())
     prefetch_related_objects(here, "players", "events")
     found = []
     for game in here:
@@ -275,16 +276,10 @@ def start_game(
 
 
 def play_again(table, previous, created_from="", *, made_against):
-    """The same format, rules and seats; the first deal passes to the next seat."""
-    names = previous.seat_names()
-    dealer = names[previous.first_dealer % len(names)]
-    return start_game(
-        table,
-        previous.format,
-        previous.rules,
-        names,
-        dealer,
-        name=previous.name,
-        created_from=created_from,
-        made_against=made_against,
-    )
+    """`previous` played again (Game.play_again), a change to the table made against
+    its revision `made_against` (StaleTable if it changed since)."""
+    with transaction.atomic():
+        table.locked_at(made_against)
+        game = previous.play_again(created_from)
+        table.refresh_from_db(fields=["revision"])
+        return game

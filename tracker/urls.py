@@ -36,6 +36,9 @@ urlpatterns = [
     path("g/<str:token>/leave/", changes.leave, name="leave"),
     path("g/<str:token>/split/", changes.split, name="split"),
     path("g/<str:token>/end/", changes.end_session, name="end_session"),
+    path("g/<str:token>/remove/", changes.remove_game, name="remove_game"),
+    path("g/<str:token>/put-back/", changes.put_back, name="put_back"),
+    path("g/<str:token>/again/", games.play_again, name="game_again"),
     path("g/<str:token>/count/<int:seat>/", calculator.count_cards, name="count_cards"),
     # A family's table: edit link (t/) and view link (tw/).
     path("tables/new/", tables.new_table, name="new_table"),

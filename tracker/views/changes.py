@@ -12,9 +12,11 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST
-from django_htmx.http import reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from .. import i18n, rules
 from ..forms import DealForm, JoinForm, SplitForm
@@ -398,3 +400,36 @@ def split(request, token):
     if request.htmx and request.method == "POST":
         response = reswap(retarget(response, "#split"), "outerHTML")
     return response
+
+
+@require_POST
+def remove_game(request, token):
+    """Remove a game (a mistaken start, a stray Play again, a duplicate import):
+    it can be put back for 30 days. Back to where the family came from: its
+    table's page, or the home page."""
+    game = get_game_or_404(token, can_edit=True)
+    version = made_against(request)
+    try:
+        game.remove(version)
+    except StaleHistory:
+        return _stale(request, game, version)
+    messages.success(
+        request,
+        gettext("Removed “%(name)s”: it can be put back from Removed until %(date)s.")
+        % {"name": game.name, "date": date_format(game.gone_at)},
+    )
+    back = game.table.get_absolute_url() if game.table_id else reverse("home")
+    if request.htmx:
+        return HttpResponseClientRedirect(back)
+    return redirect(back)
+
+
+@require_POST
+def put_back(request, token):
+    """A removed game back in its table's list and stats (or in Your games)."""
+    game = Game.by_link(token, can_edit=True)
+    if game is None or Game.objects.gone().filter(pk=game.pk).exists():
+        raise Http404("No game has that link.")
+    game.put_back()
+    messages.success(request, gettext("Put back “%(name)s”.") % {"name": game.name})
+    return redirect(game)

@@ -9,13 +9,17 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 
 from .. import allowance
-from ..models import Game, Table
+from ..models import Game, GameRemoved, Table
 
 
 def get_game_or_404(token, can_edit):
+    """The game the link leads to. A removed game's links answer 410 (GameRemoved,
+    middleware.RemovedGames); once it can no longer be put back, 404."""
     game = Game.by_link(token, can_edit)
-    if game is None:
+    if game is None or (game.removed_at and Game.objects.gone().filter(pk=game.pk).exists()):
         raise Http404("No game has that link.")
+    if game.removed_at:
+        raise GameRemoved(game)
     return game
 
 

@@ -9,19 +9,20 @@ an htmx request gets the re-rendered part of the same template instead.
 from decimal import Decimal
 
 from django.conf import settings
+from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from .. import allowance, i18n, rules
 from ..documents import game_json
 from ..forms import FORMAT_CHOICES, DealForm, JoinForm, NewGameForm
-from ..models import Game, Table
+from ..models import Game, MemberError, Table
 from ..screens import qr, scoreboard
 from ..screens.chart import running_totals_svg
 from .common import (
@@ -41,14 +42,24 @@ from .common import (
 def home(request):
     show = request.GET.get("show", "")
     show = show if show in ("in_progress", "finished") else ""
-    context = {"games": _your_games(request, show), "show": show, "tables": _your_tables(request)}
+    context = {
+        "games": _your_games(request, show),
+        "show": show,
+        "tables": _your_tables(request),
+        # Removed games of a table are put back from the table's page.
+        "removed": _your_games(request, removed=True),
+    }
     return page_or_part(request, "tracker/home.html", "your-games", context)
 
 
-def _your_games(request, show):
+def _your_games(request, show="", removed=False):
+    """The games this browser opened, newest change first, each with its link and
+    state; or (`removed`) the ones without a table it removed, to be put back."""
     games, edit = remembered(request, Game)
+    if removed:
+        return list(games.removed().filter(table=None, edit_token__in=edit))
     listed = []
-    for game in games.prefetch_related("players", "events").order_by("-updated_at"):
+    for game in games.kept().prefetch_related("players", "events").order_by("-updated_at"):
         state = game.state()
         if show and state.status != show:
             continue
@@ -203,6 +214,12 @@ def game_context(request, game, state, can_edit, **extra):
         ),
         # The deal form's "discard it" link, beside the other phone's deal.
         "page_url": game.get_absolute_url() + query,
+        # A game of a table leads back to it (the view link to the table's view link).
+        "table_url": (
+            (game.table.get_absolute_url() if can_edit else game.table.get_view_url())
+            if game.table_id
+            else None
+        ),
         "format_label": scoreboard.format_label(game.format),
         "standings": scoreboard.standings(state),
         "history": scoreboard.history(state, game.event_ids, limit),
@@ -250,6 +267,28 @@ def live(request, token, can_edit):
         response = render(request, "tracker/game.html#live", context)
     response["Cache-Control"] = "no-store"
     return response
+
+
+@require_POST
+def play_again(request, token):
+    """The next game of a finished one: the same format, rules and seats, named
+    apart; made once (a second tap goes to the game the first made)."""
+    game = get_game_or_404(token, can_edit=True)
+    if not game.state().finished:
+        messages.error(request, gettext("That game is still being played."))
+        return redirect(game)
+    try:
+        made = game.play_again(created_from=client_key(request))
+    except allowance.Spent:
+        messages.error(request, TOO_MANY)
+        return redirect(game)
+    except (MemberError, rules.RuleError) as error:
+        messages.error(request, getattr(error, "message", str(error)))
+        return redirect(game)
+    remember(request, made, can_edit=True)
+    if request.htmx:
+        return HttpResponseClientRedirect(made.get_absolute_url())
+    return redirect(made)
 
 
 @require_safe

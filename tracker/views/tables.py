@@ -149,6 +149,7 @@ def _page_context(request, table, can_edit, **extra):
         "format": fmt,
         "formats": FORMAT_FILTERS,
         "stats": stats.table_stats(members, found),
+        "removed": list(table.games.removed().order_by("-removed_at")),
         "money_rules": stats.money_rules(found),
         "errors": {},
         "query": "&".join(query),
