@@ -622,3 +622,29 @@ def test_every_worked_example_reads_in_hindi_with_its_history():
     hindi_page = text(client.get(rejoin.get_absolute_url()))
     assert "D 62 पर दोबारा शामिल" in hindi_page
     assert "इसे वापस लें? उसके बाद का हर आँकड़ा फिर से निकाला जाएगा।" in hindi_page
+
+
+def upload_head(client, head):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    file = SimpleUploadedFile("game.csv", head.encode(), content_type="text/csv")
+    return client.post("/import/", {"file": file})
+
+
+def test_a_refused_rule_row_of_a_csv_is_placed_and_translated():
+    # Row 6: a rule row after the first dealer, with a yes where rejoin takes true or false.
+    head = CSV_HEAD.replace("\r\n\r\n", "\r\nrule rejoin,yes\r\n\r\n", 1)
+    response = upload_head(hindi(), head)
+    assert response.status_code == 422
+    page = text(response)
+    assert "नहीं लाया गया: पंक्ति 6, कॉलम B (rule rejoin): दोबारा शामिल हाँ या ना होना चाहिए।" in page
+    # The rule's key stays as the file has it, like a column's header.
+    assert not untranslated(page, ("rule rejoin",)), untranslated(page, ("rule rejoin",))
+    english = text(upload_head(Client(), head))
+    assert "Not imported: row 6, column B (rule rejoin): rejoin must be true or false." in english
+    # A key that is not a game CSV's: the refusal lists the rows it has, rule rows among them.
+    bad = CSV_HEAD.replace("\r\n\r\n", "\r\nrules of the house,none\r\n\r\n", 1)
+    page = text(upload_head(hindi(), bad))
+    assert "पंक्ति 6, कॉलम A: &#x27;rules of the house&#x27; गेम की CSV में नहीं होता" in page
+    assert "first dealer और rule NAME (टेबल के हर नियम की एक पंक्ति) हैं" in page
+    assert Game.objects.count() == 0

@@ -412,14 +412,23 @@ def test_the_csv_rows_of_a_join_and_a_sit_out():
         }
     )
     rows = [row for row in csv.reader(io.StringIO(write_csv(game, state))) if row]
-    assert rows[4] == ["players", "Asha", "Ravi"]
+    assert rows[3] == ["players", "Asha", "Ravi"]
     table = rows[rows.index(next(r for r in rows if r[0] == "event")) :]
     results = ["Asha result", "Dev result", "Ravi result"]
-    assert table[0][5:] == ["after", *results, "Asha total", "Dev total", "Ravi total"]
-    # Dev's cells are blank before Dev joined.
-    assert table[1] == ["deal", "1", "Asha", "Asha", "", "", "", "", "30", "30", "", "-30"]
-    assert table[2] == ["join", "", "", "", "Dev", "Asha", "", "", "", "30", "0", "-30"]
-    assert table[3] == ["sit_out", "", "", "", "Ravi", "", "", "", "", "30", "0", "-30"]
+    totals = ["Asha total", "Dev total", "Ravi total"]
+    money = ["Asha money", "Dev money", "Ravi money"]
+    assert table[0][5:] == ["after", *results, *totals, *money]
+    # Dev's cells are blank before Dev joined. At 1 a point (the default) a
+    # balance of 30 is 30.00.
+    assert table[1] == [
+        "deal", "1", "Asha", "Asha", "", "", "", "", "30", "30", "", "-30", "30.00", "", "-30.00",
+    ]  # fmt: skip
+    assert table[2] == [
+        "join", "", "", "", "Dev", "Asha", "", "", "", "30", "0", "-30", "30.00", "0.00", "-30.00",
+    ]  # fmt: skip
+    assert table[3] == [
+        "sit_out", "", "", "", "Ravi", "", "", "", "", "30", "0", "-30", "30.00", "0.00", "-30.00",
+    ]  # fmt: skip
     assert table[4][:6] == ["leave", "", "", "", "Ravi", ""]
 
 
@@ -445,7 +454,8 @@ def test_a_csv_join_refused_by_the_rules_names_its_row_and_column():
     text = write_csv(game, state) + "join,,,,Dev\r\n"
     with pytest.raises(RuleError) as caught:
         load_csv(text)
-    assert str(caught.value).startswith("row 9 (join), column A (event): Dev cannot join")
+    # Rows 1-5 the game and seats, 6-15 the 10 rules of deals, 17 the header.
+    assert str(caught.value).startswith("row 18 (join), column A (event): Dev cannot join")
 
 
 IMPORT_REFUSALS = [

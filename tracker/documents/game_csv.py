@@ -8,14 +8,22 @@ input part (shared/docs/game-json.md) and its replayed state into CSV text;
 a refused event comes from.
 
 The file (RFC 4180: commas, double quotes, CRLF line ends) has a few
-key/value rows, a blank row, then the table:
+key/value rows, one row per table rule, a blank row, then the table:
 
     schema,rummy-tracker.game/1
     game,Sunday pool at Nani's
     format,pool
-    rules,"{""pool_limit"": 101, ""out_at"": ""reach"", ...}"
     players,Asha,Ravi,Om
     first dealer,Asha
+    rule pool_limit,101
+    rule out_at,reach
+    ...
+    rule entry_fee,50
+    rule rejoin,true
+    rule rejoin_cutoff,79
+    rule max_rejoins,none
+    rule max_drops,none
+    rule money_unit,0.01
 
     event,deal,dealer,winner,detail,Asha result,Ravi result,Om result,Asha total,Ravi total,Om total
     deal,1,Asha,Asha,,,34,first_drop,0,34,20
@@ -30,19 +38,42 @@ result and total columns for the joiner too:
     deal,1,Asha,Asha,,,,,30,0,,30
     join,,,,Dev,Asha,,,,0,31,30
 
+A Points or Basic game played for money (a point value above 0) has a
+`NAME money` column for each player after the totals: what the player
+wins (or, negative, pays) as the settlement has it. In points that is the
+balance times the point value after every event; in basic the money is
+settled once, at the end, so only the row that ends the game has it:
+
+    rule point_value,0.25
+    ...
+    event,deal,dealer,winner,detail,Om result,Dev result,Om total,Dev total,Om money,Dev money
+    deal,1,Om,Om,,,12,12,-12,3.00,-3.00
+
 Key/value rows (the first must be `schema`; keys are read ignoring case):
 
 - `schema`: `rummy-tracker.game/1`.
 - `game`: the game's name. `format`: one of the registry's formats
   (`tracker.rules.FORMATS`: pool, deals, points, basic).
-- `rules`: the table rules as one JSON object, every rule filled in.
 - `players`: the names in seat order, one a cell.
 - `first dealer`: the first deal's dealer.
+- `rule NAME`: one row per table rule, every rule filled in, in the
+  format's order (`rule_keys`), then the calculator's house rules a table
+  changed: the rule's name as the game document writes it in column A,
+  its value in column B. A yes/no rule is `true` or `false`, a rule
+  without a limit `none` (a blank cell reads as none too), money a
+  decimal string. A value is read as the type of that rule's default, so
+  `50` is money for `entry_fee` and a number for `pool_limit`. A key per
+  row, rather than one cell, so a family reads and changes a rule in a
+  spreadsheet as they read the game's other rows.
+- `rules`: files written before the `rule` rows kept the table rules as
+  one JSON object in one cell; they are still read. A rule given in both
+  is refused as given twice.
 
 The table: a header row, then one row per event of the history, in order.
 Columns: `event`, `deal`, `dealer`, `winner`, `detail`, (`after`, only when
 someone joined), then `NAME result` for each player in seat order, then
-`NAME total` for each player. The players are everyone seated by the end,
+`NAME total` for each player, then (points and basic for money) `NAME
+money` for each player. The players are everyone seated by the end,
 joiners included, in their seat order then; the `players` row stays the
 seats at the start.
 
@@ -65,30 +96,32 @@ seats at the start.
   rows before they joined.
 - The total columns of every row hold the figure after that event that
   the format charts (`Format.figure`): the pool total, the chips in deals,
-  the balance in points, the total in basic.
+  the balance in points, the total in basic. The money columns hold plain
+  decimal strings with two places, as the game document writes money.
 
-What `read_csv` reads: the key/value rows, `event`, `winner` and the result
-columns of deal rows (and a `rummy` note in their `detail`), `detail` of
-rejoin, split, join, sit_out, sit_in and leave rows, `after` of join rows,
-and the result
-columns of a custom split (the shares, read as decimal strings as the
-document writes money: a share a document gave as a JSON number comes back
-as the same amount written as a string). The rest (deal numbers, dealers, totals, the detail
-of deal rows but its `rummy` note, the shares of a drops or equal split) is what the tracker
-worked out: `read_csv` checks the numbers are numbers but otherwise ignores
-them, and `game_json.read` works them out again from the history. The
-`deal`, `dealer` and total columns may be left out of a hand-made file;
+What `read_csv` reads: the key/value and rule rows, `event`, `winner` and
+the result columns of deal rows (and a `rummy` note in their `detail`),
+`detail` of rejoin, split, join, sit_out, sit_in and leave rows, `after`
+of join rows, and the result columns of a custom split (the shares, read
+as decimal strings as the document writes money: a share a document gave
+as a JSON number comes back as the same amount written as a string). The
+rest (deal numbers, dealers, totals, money, the detail of deal rows but
+its `rummy` note, the shares of a drops or equal split) is what the
+tracker worked out: `read_csv` checks the numbers are numbers but
+otherwise ignores them, and `game_json.read` works them out again from
+the history. The `deal`, `dealer`, total and money columns may be left out
+of a hand-made file, and so may a rule row (the rule takes its default);
 every other column must be there. Blank rows are skipped, and so are
 blank cells past the last column (spreadsheets pad rows). A leading byte
 order mark is allowed.
 
 Formula injection: a spreadsheet runs a cell starting with `=`, `+`, `-`
 or `@` as a formula. So every text cell that comes from a person (the
-game's name, player names in the players row, the headers, dealer, winner
-and detail) is written with a leading `'` when it starts with one of those
-characters, or when it starts with `'` followed by one of them or by
-another `'`; `read_csv` removes that one `'` again. Numbers are written as
-numbers: a negative balance stays `-12`.
+game's name, player names in the players row, the headers, dealer, winner,
+detail and a rule's value) is written with a leading `'` when it starts
+with one of those characters, or when it starts with `'` followed by one
+of them or by another `'`; `read_csv` removes that one `'` again. Numbers
+are written as numbers: a negative balance stays `-12`, a payment `-3.00`.
 """
 
 from __future__ import annotations
@@ -99,7 +132,16 @@ import json
 import re
 from decimal import Decimal, InvalidOperation
 
-from ..rules import EVENT_TYPES, RESULT_WORDS, SPLIT_METHODS, RuleError, money
+from ..rules import (
+    CARD_RULES,
+    EVENT_TYPES,
+    FORMATS,
+    RESULT_WORDS,
+    SPLIT_METHODS,
+    RuleError,
+    money,
+    normalize_rules,
+)
 from ..rules.table import N_, Phrase
 from . import game_json
 
@@ -107,15 +149,18 @@ SCHEMA = game_json.SCHEMA
 FIXED_COLUMNS = ("event", "deal", "dealer", "winner", "detail")
 JOIN_COLUMN = "after"  # written only when someone joined
 REQUIRED_FIXED = ("event", "winner", "detail")
+PARTS = {"result": "results", "total": "totals", "money": "money"}  # `NAME result` ...
 NAMED_EVENTS = ("join", "sit_out", "sit_in", "leave")  # the player in `detail`
 KEYS = {
     "schema": "schema",
     "game": "name",
     "format": "format",
-    "rules": "rules",
+    "rules": "rules",  # the old form: every rule in one JSON cell
     "players": "players",
     "first dealer": "first_dealer",
 }
+RULE = "rule "  # a rule row's key: `rule entry_fee`
+NO_LIMIT = "none"  # a rule's null: no limit, no target
 FORMULA_START = ("=", "+", "-", "@")
 # Up to 12 digits: more than any figure of a game, and safely under int()'s limit.
 WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
@@ -148,6 +193,53 @@ def _cell(value):
     return "" if value is None else value
 
 
+def _rule_cell(value):
+    """A rule's value as its cell: true/false, none, or the number or words."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return NO_LIMIT
+    return guard(value)
+
+
+def _rule_order(fmt, game_rules):
+    """The rules' keys in the format's order, then any other (the house rules)."""
+    keys = FORMATS[fmt].rule_keys if fmt in FORMATS else ()
+    return [key for key in keys if key in game_rules] + [
+        key for key in game_rules if key not in keys
+    ]
+
+
+def _plays_for_money(state):
+    """Whether the sheet has money columns.
+
+    Only points and basic settle in money between the players (pool and deals
+    have a pot, and a split row already shows each share), and a table playing
+    for fun (point value 0) has no money to show.
+    """
+    return state.format in ("points", "basic") and Decimal(state.rules["point_value"]) != 0
+
+
+def _money_rows(state):
+    """For each row, player -> the money they win (or, negative, pay) after it."""
+    value = Decimal(state.rules["point_value"])
+    if state.format == "points":
+        # A balance is money at any time: balance x point value (Points.amount).
+        return [
+            {name: money(Decimal(total) * value) for name, total in row.totals.items()}
+            for row in state.rows
+        ]
+    # Basic settles once, at the end: only the row that ends the game has money.
+    rows = [{} for _ in state.rows]
+    if state.finished and rows:
+        net = {p.name: Decimal(0) for p in state.players}
+        for payer, winner, amount in state.settlement:
+            net[payer] -= amount
+            net[winner] += amount
+        rows[-1] = {name: money(amount) for name, amount in net.items()}
+    return rows
+
+
 def write_csv(game_doc, state):
     """The game as CSV text (see the module docstring for the layout).
 
@@ -159,23 +251,28 @@ def write_csv(game_doc, state):
     players = [p.name for p in state.players]
     joined = any(event["type"] == "join" for event in history)
     fixed = (*FIXED_COLUMNS, JOIN_COLUMN) if joined else FIXED_COLUMNS
+    paying = players if _plays_for_money(state) else []
+    money_rows = _money_rows(state) if paying else [{}] * len(state.rows)
     buffer = io.StringIO()
     out = csv.writer(buffer, lineterminator="\r\n")
     out.writerow(["schema", SCHEMA])
     out.writerow(["game", guard(game_doc.get("name") or "")])
     out.writerow(["format", game_doc["format"]])
-    out.writerow(["rules", json.dumps(game_doc.get("rules") or {}, ensure_ascii=False)])
     out.writerow(["players", *(guard(name) for name in game_doc["players"])])
     out.writerow(["first dealer", guard(game_doc.get("first_dealer") or "")])
+    game_rules = game_doc.get("rules") or {}
+    for key in _rule_order(game_doc["format"], game_rules):
+        out.writerow([RULE + key, _rule_cell(game_rules[key])])
     out.writerow([])
     out.writerow(
         [
             *fixed,
             *(guard(f"{name} result") for name in players),
             *(guard(f"{name} total") for name in players),
+            *(guard(f"{name} money") for name in paying),
         ]
     )
-    for event, row in zip(history, state.rows, strict=True):
+    for event, row, paid in zip(history, state.rows, money_rows, strict=True):
         kind = event["type"]
         number = dealer = winner = detail = after = ""
         cells = dict.fromkeys(players, "")
@@ -207,6 +304,7 @@ def write_csv(game_doc, state):
                 *([after] if joined else []),
                 *(cells[name] for name in players),
                 *(_cell(row.totals.get(name)) for name in players),
+                *(paid.get(name, "") for name in paying),
             ]
         )
     return buffer.getvalue()
@@ -264,12 +362,14 @@ class _Table:
         self.fixed = {}  # fixed column -> index
         self.results = {}  # player -> index
         self.totals = {}  # player -> index
+        self.money = {}  # player -> index (points and basic played for money)
         self.joiners = {}  # a player not in the players row -> the header's column
         self.row = number
         wanted = {key: ("fixed", key) for key in (*FIXED_COLUMNS, JOIN_COLUMN)}
         for name in players:
             wanted[f"{name} result".casefold()] = ("results", name)
             wanted[f"{name} total".casefold()] = ("totals", name)
+            wanted[f"{name} money".casefold()] = ("money", name)
         for index, raw in enumerate(cells[: _last_filled(cells)]):
             label = unguard(raw)
             if not label:
@@ -278,9 +378,9 @@ class _Table:
                 )
             key = label.casefold()
             name, _, part = label.rpartition(" ")
-            if key not in wanted and name and part.casefold() in ("result", "total"):
+            part = PARTS.get(part.casefold())
+            if key not in wanted and name and part:
                 # A joiner's column: the join row must name them (checked after the table).
-                part = "results" if part.casefold() == "result" else "totals"
                 wanted[key] = (part, name)
                 self.joiners.setdefault(name, index)
             if key not in wanted:
@@ -288,7 +388,7 @@ class _Table:
                     N_(
                         "%(label)s is not a column of a game CSV: the columns are "
                         "event, deal, dealer, winner, detail, after (when someone joined), "
-                        "then NAME result and NAME total "
+                        "then NAME result, NAME total and (points and basic) NAME money "
                         "for each player in the players row"
                     ),
                     number,
@@ -368,9 +468,9 @@ def _rows(text):
 
 
 def _read(text):
-    """read_csv's work, also giving where each event and key/value row came from."""
+    """read_csv's work, also giving where each event, key/value and rule row came from."""
     doc = {"schema": None}
-    places = {"events": [], "keys": {}}
+    places = {"events": [], "keys": {}, "rules": {}}
     table = None
     history = []
     started = False
@@ -393,7 +493,10 @@ def _read(text):
                 table = _Table(cells, number, doc["players"])
                 places["header"] = table
                 continue
-            _key_row(doc, places, key, cells, number)
+            if key.startswith(RULE) and key.removeprefix(RULE).strip():
+                _rule_row(doc, places, key, cells, number)
+            else:
+                _key_row(doc, places, key, cells, number)
             continue
         history.append(_event_row(table, cells, number))
         places["events"].append(number)
@@ -416,8 +519,50 @@ def _read(text):
                 label=repr(table.names[index]),
                 player=name,
             )
+    _type_rules(doc, places)
     doc["history"] = history
     return doc, places
+
+
+def _rule_row(doc, places, key, cells, number):
+    """A `rule NAME` row: the value kept as text until the format is known."""
+    label = cells[0]
+    name = "_".join(key.removeprefix(RULE).split())
+    values = cells[1 : _last_filled(cells)]
+    if len(values) > 1:
+        raise _refuse(N_("%(key)s takes one value, in column B"), number, 2, key=label)
+    game_rules = doc.setdefault("rules", {})
+    if name in game_rules:
+        raise _refuse(N_("%(key)s is given twice"), number, 0, key=repr(label))
+    game_rules[name] = unguard(values[0]) if values else ""
+    places["rules"][name] = (number, label)
+
+
+def _type_rules(doc, places):
+    """Read each rule row's text as the type of that rule's default."""
+    spec = FORMATS.get(doc.get("format"))
+    if spec is None or not places["rules"]:
+        return  # no rule rows, or game_json.read refuses the format first
+    defaults = normalize_rules(spec.name, {})
+    if spec.calculator:
+        defaults = {**CARD_RULES, **defaults}
+    places["known_rules"] = set(defaults)
+    for name in places["rules"]:
+        doc["rules"][name] = _rule_value(doc["rules"][name], defaults.get(name, ""))
+
+
+def _rule_value(text, default):
+    """A rule's cell as the type its rule takes: words, true or false, or a
+    whole number or none. Anything else stays text, for the rules to refuse
+    by the rule's name."""
+    if isinstance(default, str):
+        return text  # words, and money as the document writes it: "50", "0.25"
+    word = text.casefold()
+    if isinstance(default, bool):
+        return {"true": True, "false": False}.get(word, text)
+    if word in ("", NO_LIMIT, "null"):
+        return None
+    return int(text) if WHOLE.fullmatch(text) else text
 
 
 def _key_row(doc, places, key, cells, number):
@@ -425,15 +570,15 @@ def _key_row(doc, places, key, cells, number):
         raise _refuse(
             N_(
                 "%(key)s is not a key of a game CSV: the rows before the table are "
-                "schema, game, format, rules, players and first dealer, then the header row "
-                "starting with event"
+                "schema, game, format, players, first dealer and rule NAME (one row per "
+                "table rule), then the header row starting with event"
             ),
             number,
             0,
             key=repr(cells[0]),
         )
     field = KEYS[key]
-    if field in doc and (field != "schema" or doc[field] is not None):
+    if field in places["keys"]:
         raise _refuse(N_("%(key)s is given twice"), number, 0, key=repr(cells[0]))
     places["keys"][field] = number
     values = cells[1 : _last_filled(cells)]
@@ -462,7 +607,7 @@ def _key_row(doc, places, key, cells, number):
         doc["schema"] = value
     elif field == "rules":
         if not value:
-            doc["rules"] = {}
+            doc.setdefault("rules", {})
             return
         try:
             rules = json.loads(value)
@@ -470,7 +615,11 @@ def _key_row(doc, places, key, cells, number):
             raise _refuse(N_("the rules are not JSON: %(error)s"), number, 1, error=error) from None
         if not isinstance(rules, dict):
             raise _refuse(N_("the rules must be a JSON object"), number, 1)
-        doc["rules"] = rules
+        game_rules = doc.setdefault("rules", {})
+        for name in rules:
+            if name in game_rules:
+                raise _refuse(N_("%(key)s is given twice"), number, 1, key=repr(RULE + name))
+        game_rules.update(rules)
     elif field == "format":
         doc["format"] = value
     else:
@@ -505,6 +654,9 @@ def _event_row(table, cells, number):
     for index in (table.fixed.get("deal"), *table.totals.values()):
         if cell(index):
             _whole(cell(index), *named(index))
+    for index in table.money.values():
+        if cell(index):
+            _amount(cell(index), *named(index))
 
     winner_at = table.fixed["winner"]
     detail_at = table.fixed["detail"]
@@ -597,7 +749,7 @@ def load_csv(text, max_events=None):
 
     A refusal of the engine is raised again as a RuleError whose message
     starts with the CSV row (and column, when the field maps to one) of the
-    event or key/value row it is about. `max_events` as `game_json.read`'s.
+    event, key/value or rule row it is about. `max_events` as `game_json.read`'s.
     """
     doc, places = _read(text)
     try:
@@ -625,6 +777,13 @@ def _relocate(error, places):
         where = _where(number, index, name, label=error.label)
         return _placed(where, Phrase(error.template, error.params))
     head = re.split(r"[.\[]", field, maxsplit=1)[0]
+    rule = field.removeprefix("rules.") if head == "rules" else None
+    if rule in places["rules"]:
+        number, label = places["rules"][rule]
+        why = Phrase(error.template, error.params)
+        if rule not in places.get("known_rules", ()):
+            return _placed(_where(number, 0), why)  # no such rule: its name is wrong
+        return _placed(_where(number, 1, label), why)
     if head in FIELD_KEYS and head in places["keys"]:
         number = places["keys"][head]
         column = 1
