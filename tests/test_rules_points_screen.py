@@ -58,8 +58,9 @@ def test_a_balance_of_one_point_shows_plus_one_in_whole_rupees():
 
 def test_a_session_for_fun_shows_the_points_with_no_rupee_sign():
     state = session(TWO_DEALS, {"point_value": "0"})
-    assert board(state)["Asha"] == [{"text": "-25"}, {"text": "0.00"}]
-    assert POINTS.meta(state, 0) == " · 0.00 a point"
+    # No money column and no "0.00 a point" (issue 26.12).
+    assert board(state)["Asha"] == [{"text": "-25"}]
+    assert POINTS.meta(state, 0) == " · for fun"
     assert state.settlement == []
 
 

@@ -206,7 +206,7 @@ def test_pool_meta_gives_the_limit_and_the_pot_in_rupees():
 
 def test_pool_meta_for_fun_has_no_rupee_sign_and_whole_rupees_no_paise():
     state = ravi_must_play()  # entry fee 0: playing for fun
-    assert POOL.meta(state, state.pot) == " 101 · pot 0.00"
+    assert POOL.meta(state, state.pot) == " 101"  # no pot of nothing (issue 26.12)
     whole = example("06-pool-201-exceed-whole-rupees")  # entry 11 x 3 = 33, unit 1
     meta = POOL.meta(whole, whole.pot)
     assert meta == " 201 · pot ₹33"

@@ -114,7 +114,7 @@ def test_the_games_replay_as_worked_out():
 
 def test_each_members_figures_over_all_five_games():
     rows = by_name(stats.stats_of_documents(MEMBERS, GAMES))
-    # Asha: G1, G2, G3, G5. Wins: G1 only (G3 is points, G5 unfinished).
+    # Asha: G1, G2, G3, G5. Wins: G1 only (G3's best balance is Kiran's, G5 unfinished).
     # Deals 4 + 3 + 2 + 1 = 10; won 3 (G1) + 1 (G2) + 1 (G3) + 1 (G5) = 6;
     # the middle drop of G3. Money +30 - 20 - 50 = -40 (G5 left out).
     assert rows["Asha"] == {
@@ -154,12 +154,14 @@ def test_each_members_figures_over_all_five_games():
         "full_counts": 0,
         "money": "-65.00",
     }
-    # Kiran: G2, G3, G4, G5, no win. Deals 2 + 2 + 2 + 1 = 7, won 1 (G3);
-    # the full count of G4. Money -20 + 110 - 10 = +80.
+    # Kiran: G2, G3, G4, G5. Wins G3, the points session's best balance at the
+    # end (tables.md): Kiran +60 - 5 = +55, Asha -40 + 15 = -25, Meena -20 - 10
+    # = -30. Deals 2 + 2 + 2 + 1 = 7, won 1 (G3); the full count of G4.
+    # Money -20 + 110 - 10 = +80.
     assert rows["Kiran"] == {
         "name": "Kiran",
         "games": 4,
-        "wins": 0,
+        "wins": 1,
         "deals": 7,
         "deals_won": 1,
         "drops": 0,

@@ -75,7 +75,8 @@ def test_a_table_playing_for_nothing_shows_plain_figures():
     post_deal(client, game, "Ravi", Asha=80)
     post_deal(client, game, "Ravi", Asha=80)  # Asha 160: out, Ravi wins
     page = text(client.get(table.get_absolute_url()))
-    assert money_cell(page, "Ravi") == "0.00"
+    # Played for nothing: no money column, no settle-up of nothing (issue 26.12).
+    assert ">Money<" not in page and "Settle up" not in page
     assert "₹" not in page
     svg = client.get(f"/t/{table.edit_token}/money.svg").content.decode()
     assert "₹" not in svg

@@ -69,7 +69,7 @@ def game_summary(doc):
         "format": fmt,
         "players": names,
         "status": state["status"],
-        "winner": state.get("winner"),
+        "winner": spec.table_winner(doc["rules"], state),
         "counts": counts,
         "money": spec.table_money(doc["rules"], state) if finished else None,
         "for_money": plays_for_money(doc["rules"]),

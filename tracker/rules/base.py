@@ -169,6 +169,11 @@ class Format:
 
     # -- the family table (shared/docs/tables.md), from a finished game's document
 
+    def table_winner(self, rules, state):
+        """Who won one game, as the table's Wins count it; `state` is the
+        document's `state`. By default the game's own winner."""
+        return state.get("winner")
+
     def table_money(self, rules, state):
         """Each player's net money over one finished game, as Decimals.
 

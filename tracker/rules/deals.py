@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from .base import Preset, RuleInput
+from .money_format import format_money
 from .table import N_, RULE_LABELS, Phrase, and_list, flag, money_rule, whole
 from .thirteen import CARD_INPUTS, Thirteen
 
@@ -110,6 +111,13 @@ class Deals(Thirteen):
             return 0
         return max(0, state.rules["deal_count"] - state.deals_played)
 
+    def settlement(self, state):
+        """At the end, every other player pays the winner an entry fee."""
+        fee = Decimal(state.rules["entry_fee"])
+        if not state.finished or not state.winner or not fee:
+            return []
+        return [(p.name, state.winner, fee) for p in state.players if p.name != state.winner]
+
     def player_document(self, state, player):
         return {"chips": player.chips}
 
@@ -137,9 +145,15 @@ class Deals(Thirteen):
             left = Phrase(N_("1 deal left"))
         else:
             left = Phrase(N_("%(n)s deals left"), {"n": state.deals_left})
-        return Phrase(
+        best_of = Phrase(
             N_(" · best of %(n)s · %(left)s"), {"n": state.rules["deal_count"], "left": left}
         )
+        fee = Decimal(state.rules["entry_fee"])
+        if not fee or state.finished:
+            return best_of
+        # The winner collects every other player's entry fee: the whole prize.
+        prize = format_money(fee * len(state.players), state.rules)
+        return Phrase(N_("%(meta)s · prize %(prize)s"), {"meta": best_of, "prize": prize})
 
     def columns(self, state):
         return [N_("Chips"), N_("Points")]

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from .base import PLAIN_AMOUNT_HELP, Preset, RuleInput
 from .money import fewest_payments, money
-from .money_format import format_money
+from .money_format import format_money, plays_for_money
 from .table import N_, RULE_LABELS, Phrase, money_rule
 from .thirteen import CARD_INPUTS, Thirteen
 
@@ -93,6 +93,16 @@ class Points(Thirteen):
     def player_document(self, state, player):
         return {"balance": player.balance, "amount": money(state.amount(player))}
 
+    def table_winner(self, rules, state):
+        """A session has no winner in the engine; the table counts the best
+        balance at the end as its winner (tables.md), if one player alone has it."""
+        if state["status"] != "finished":
+            return None
+        balances = [p["balance"] for p in state["players"]]
+        best = max(balances, default=None)
+        top = [p["name"] for p in state["players"] if p["balance"] == best]
+        return top[0] if len(top) == 1 else None
+
     def state_document(self, state):
         return {
             "settlement": [
@@ -108,10 +118,14 @@ class Points(Thirteen):
     # -- what the pages show
 
     def meta(self, state, pot):
+        if not plays_for_money(state.rules):  # played for fun: points only
+            return Phrase(N_(" · for fun"))
         value = format_money(state.rules["point_value"], state.rules)
         return Phrase(N_(" · %(value)s a point"), {"value": value})
 
     def columns(self, state):
+        if not plays_for_money(state.rules):
+            return [N_("Balance (points)")]
         return [N_("Balance (points)"), N_("Money")]
 
     def badges(self, state, player):
@@ -123,10 +137,10 @@ class Points(Thirteen):
 
     def cells(self, state, player, line):
         sign = "+" if player.balance > 0 else ""
-        return [
-            {"text": f"{sign}{player.balance}"},
-            {"text": format_money(money(state.amount(player)), state.rules)},
-        ]
+        balance = {"text": f"{sign}{player.balance}"}
+        if not plays_for_money(state.rules):
+            return [balance]
+        return [balance, {"text": format_money(money(state.amount(player)), state.rules)}]
 
 
 FORMAT = Points()

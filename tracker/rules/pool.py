@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from .base import Preset, RuleInput
 from .money import MAX_MONEY, in_units, money, round_shares
-from .money_format import format_money
+from .money_format import format_money, plays_for_money
 from .table import N_, RULE_LABELS, Phrase, RuleError, choice, flag, money_rule, whole
 from .thirteen import CARD_INPUTS, Thirteen
 
@@ -320,6 +320,8 @@ class Pool(Thirteen):
     # -- what the pages show
 
     def meta(self, state, pot):
+        if not plays_for_money(state.rules):  # played for fun: no pot to speak of
+            return Phrase(N_(" %(limit)s"), {"limit": state.rules["pool_limit"]})
         return Phrase(
             N_(" %(limit)s · pot %(pot)s"),
             {"limit": state.rules["pool_limit"], "pot": format_money(pot, state.rules)},

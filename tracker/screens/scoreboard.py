@@ -144,7 +144,7 @@ def layout(state, pot):
         "meta": said(spec.meta(state, pot)),
         "columns": [said(c) for c in spec.columns(state)],
         "tie_note": said(spec.tie_breaker_note(state)) if state.tie_breaker else None,
-        "settles": spec.settles,
+        "settles": spec.settles or bool(state.settlement),
         "settlement_note": said(spec.settlement_note(state)),
     }
 
@@ -242,6 +242,11 @@ def banner(state):
         if state.pot:
             pot = format_money(money(state.pot), state.rules)
             return gettext("%(name)s wins the pot of %(pot)s!") % {"name": state.winner, "pot": pot}
+        won = sum(amount for _, to, amount in state.settlement if to == state.winner)
+        won -= sum(amount for paid, _, amount in state.settlement if paid == state.winner)
+        if won > 0 and not state.spec.settles:  # deals played for money
+            amount = format_money(money(won), state.rules)
+            return gettext("%(name)s wins %(amount)s!") % {"name": state.winner, "amount": amount}
         return gettext("%(name)s wins!") % {"name": state.winner}
     return gettext("Session ended. Settle up below.")
 

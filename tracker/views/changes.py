@@ -21,6 +21,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from .. import i18n, rules
 from ..forms import DealForm, JoinForm, SplitForm
 from ..models import Event, Game, StaleHistory
+from ..rules.money_format import plays_for_money
 from ..screens import scoreboard
 from .common import get_game_or_404, made_against, page_or_part
 from .games import game_context, show_game
@@ -391,6 +392,7 @@ def split(request, token):
         "game": game,
         "state": state,
         "form": form,
+        "for_money": plays_for_money(state.rules),
         "notice": notice,
         "in_place": bool(request.htmx),
         "query": "?history=all" if request.GET.get("history") == "all" else "",

@@ -23,6 +23,7 @@ from .. import allowance, i18n, rules
 from ..documents import game_json
 from ..forms import FORMAT_CHOICES, DealForm, JoinForm, NewGameForm
 from ..models import Game, MemberError, Table
+from ..rules.money_format import plays_for_money
 from ..screens import qr, scoreboard
 from ..screens.chart import running_totals_svg
 from .common import (
@@ -230,6 +231,8 @@ def game_context(request, game, state, can_edit, **extra):
         "figure_plural": scoreboard.figure_plural(state),
         "rejoin_notes": scoreboard.rejoin_notes(state) if can_edit else [],
         "pot": rules.money(state.pot),
+        # Played for fun (no entry fee, no point value): no money shown anywhere.
+        "for_money": plays_for_money(state.rules),
         **scoreboard.layout(state, rules.money(state.pot)),
         "rejoins": [
             {"name": name, "start": state.rejoin_total(), "pot": pot_after_join}

@@ -151,6 +151,8 @@ def _page_context(request, table, can_edit, **extra):
         "stats": stats.table_stats(members, found),
         "removed": list(table.games.removed().order_by("-removed_at")),
         "money_rules": stats.money_rules(found),
+        # A table that plays for fun shows no money (nor a settle-up of nothing).
+        "for_money": any(summary["for_money"] for summary in found),
         "errors": {},
         "query": "&".join(query),
         "show_links": _filter_links(request.path, "show", show, "format", fmt, SHOWN),
