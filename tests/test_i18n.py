@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import translation
 
-from tests.hindi import untranslated
+from tests.languages import LOCALE, TRANSLATED, untranslated
 from tracker import i18n, rules
 from tracker.models import Game, Table
 
@@ -21,7 +21,6 @@ from .test_views import deal_data, new_game, post_deal, text
 
 pytestmark = pytest.mark.django_db
 
-PO = Path(__file__).resolve().parent.parent / "locale" / "hi" / "LC_MESSAGES" / "django.po"
 PLAYERS = ("Asha", "Ravi", "Meena", "Kiran")
 
 
@@ -142,13 +141,17 @@ def test_the_words_worked_out_once_follow_each_readers_language(client):
             assert not any(word in shown for word in not_words), (language, not_words)
 
 
-# ------------------------------------------------------------ the catalogue
+# ------------------------------------------------------------ the catalogues
 
 
-def po_entries():
-    body = PO.read_text().split("\n\n")[1:]
+def catalogue(language):
+    return (LOCALE / language / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+
+
+def po_entries(language):
+    """(msgid, the whole entry, its msgstr lines) of every message of a catalogue."""
     out = []
-    for entry in body:
+    for entry in catalogue(language).split("\n\n")[1:]:
         lines = [line for line in entry.splitlines() if not line.startswith("#")]
         msgid = "".join(re.findall(r'"(.*)"', lines[0]))
         strs = [line for line in lines if line.startswith("msgstr")]
@@ -156,21 +159,55 @@ def po_entries():
     return out
 
 
-def test_every_message_is_translated_and_none_is_fuzzy():
-    entries = po_entries()
-    assert len(entries) > 300
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_is_translated_and_none_is_fuzzy(language):
+    entries = po_entries(language)
+    assert len(entries) > 600
     for msgid, entry, strs in entries:
-        assert "#, fuzzy" not in entry, msgid
+        assert "#, fuzzy" not in entry, (language, msgid)
+        assert strs, (language, msgid)
         for line in strs:
-            assert not line.endswith(' ""'), f"no Hindi for {msgid!r}"
+            assert not line.endswith(' ""'), f"no {language} for {msgid!r}"
 
 
-def test_the_family_words():
-    catalogue = PO.read_text()
-    for word in ("जीत", "ड्रॉप", "पूल", "डील", "बाहर", "दोबारा शामिल", "फुल काउंट", "शो"):
-        assert word in catalogue, word
-    # Digits stay 0-9: no Devanagari digits anywhere.
-    assert not re.search("[\u0966-\u096f]", catalogue)
+def test_every_language_has_every_message():
+    # `make makemessages` collects the same English into each catalogue: a msgid
+    # missing from one would show English on that language's pages.
+    ids = {language: {msgid for msgid, _, _ in po_entries(language)} for language in TRANSLATED}
+    for language in TRANSLATED:
+        assert ids[language] == ids["hi"], (
+            language,
+            sorted(ids["hi"] - ids[language])[:5],
+            sorted(ids[language] - ids["hi"])[:5],
+        )
+
+
+@pytest.mark.parametrize(
+    "language, words, digits",
+    [
+        (
+            "hi",
+            ("जीत", "ड्रॉप", "पूल", "डील", "बाहर", "दोबारा शामिल", "फुल काउंट", "शो"),
+            "[\u0966-\u096f]",
+        ),
+        (
+            "ta",
+            ("ஜெயித்தார்", "டிராப்", "பூல்", "டீல்", "அவுட்", "மீண்டும் சேர", "ஃபுல் கவுண்ட்", "ஷோ"),
+            "[\u0be6-\u0bef]",
+        ),
+        (
+            "te",
+            ("గెలిచారు", "డ్రాప్", "పూల్", "డీల్", "ఔట్", "మళ్ళీ చేర", "ఫుల్ కౌంట్", "షో"),
+            "[\u0c66-\u0c6f]",
+        ),
+    ],
+)
+def test_the_family_words(language, words, digits):
+    text = catalogue(language)
+    for word in words:
+        assert word in text, (language, word)
+    # Digits stay 0-9: none of the script's own digits anywhere.
+    assert not re.search(digits, text)
 
 
 def test_a_missing_translation_shows_the_english_words():

@@ -13,7 +13,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from tests.browser.conftest import SCREENSHOTS
-from tests.hindi import english_words
+from tests.languages import english_words
 from tracker.models import Table
 
 from ..test_i18n import CSV_HEAD
