@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import translation
 
-from tests.languages import LOCALE, TRANSLATED, untranslated
+from tests.languages import LOCALE, NAMES, TRANSLATED, untranslated
 from tracker import i18n, rules
 from tracker.models import Game, Table
 
@@ -62,6 +62,28 @@ def test_hindi_with_a_region_is_hindi():
     assert lang_of(response) == "hi"
 
 
+@pytest.mark.parametrize(
+    "header, language, words",
+    [
+        ("ta", "ta", ["புதிய ஆட்டம்", "உங்கள் ஆட்டங்கள்"]),
+        ("ta-IN,ta;q=0.9,en;q=0.8", "ta", ["புதிய ஆட்டம்"]),
+        ("te", "te", ["కొత్త ఆట", "మీ ఆటలు"]),
+        ("te-IN,en;q=0.5", "te", ["కొత్త ఆట"]),
+        # The first language the browser prefers that the page has.
+        ("fr-FR,fr;q=0.9,te;q=0.8,hi;q=0.7", "te", ["కొత్త ఆట"]),
+        ("ml-IN,ta;q=0.8,en;q=0.5", "ta", ["புதிய ஆட்டம்"]),
+        ("en-IN,ta;q=0.8", "en", ["New game"]),
+    ],
+)
+def test_the_browser_language_picks_tamil_and_telugu_too(header, language, words):
+    response = Client(HTTP_ACCEPT_LANGUAGE=header).get("/")
+    assert lang_of(response) == language
+    page = text(response)
+    assert all(word in page for word in words), (header, words)
+    if language != "en":
+        assert "New game" not in page
+
+
 def test_the_switch_is_on_every_page_and_posts_with_csrf(client):
     game = new_game(client)
     for url in ("/", "/new/", "/import/", "/calculator/", game.get_absolute_url()):
@@ -71,9 +93,14 @@ def test_the_switch_is_on_every_page_and_posts_with_csrf(client):
         form = form.group(0)
         assert 'method="post"' in form and 'action="/language/"' in form
         assert 'name="csrfmiddlewaretoken"' in form
-        assert 'value="en"' in form and 'value="hi"' in form
-        assert "English" in form and "हिंदी" in form
+        for code, name in NAMES.items():
+            # Each language in its own name, whatever the page is in.
+            assert f'<button name="language" value="{code}" lang="{code}"' in form, code
+            assert f">{name}</button>" in form, name
         assert f'name="next" value="{url}"' in form
+    tamil = Client(HTTP_ACCEPT_LANGUAGE="ta").get("/").content.decode()
+    assert '<button name="language" value="ta" lang="ta" aria-current="true">தமிழ்</button>' in tamil
+    assert ">English</button>" in tamil and ">తెలుగు</button>" in tamil
 
 
 def test_the_switch_is_remembered_in_a_cookie():
@@ -92,6 +119,20 @@ def test_the_switch_is_remembered_in_a_cookie():
     client.post("/language/", {"language": "en", "next": "/", "csrfmiddlewaretoken": token})
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="hi")
     assert lang_of(response) == "en" and "New game" in text(response)
+
+
+@pytest.mark.parametrize("language, home", [("ta", "புதிய ஆட்டம்"), ("te", "కొత్త ఆట")])
+def test_the_switch_to_tamil_or_telugu_is_remembered(language, home):
+    client = Client(enforce_csrf_checks=True)
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="hi").content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    response = client.post(
+        "/language/", {"language": language, "next": "/", "csrfmiddlewaretoken": token}
+    )
+    assert response.status_code == 302
+    # The cookie wins over the browser's Hindi.
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="hi")
+    assert lang_of(response) == language and home in text(response)
 
 
 def test_the_switch_needs_the_csrf_token():
