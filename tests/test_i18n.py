@@ -5,6 +5,7 @@ edge while the documents and commands keep English."""
 import io
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -180,6 +181,39 @@ def test_the_words_worked_out_once_follow_each_readers_language(client):
             shown = response.content.decode()
             assert all(word in shown for word in shown_words), (language, shown_words)
             assert not any(word in shown for word in not_words), (language, not_words)
+
+
+# ------------------------------------------------------------ dates
+
+
+@pytest.mark.parametrize(
+    "language, date, not_words",
+    [
+        ("en", "3 December 2026", ["Thu", "Dec "]),
+        # Not Django's "दिसमबर" (its Hindi "F"), nor the weekday "गुरू".
+        ("hi", "3 दिसंबर 2026", ["दिसमबर", "गुरू"]),
+        # Django's Tamil has no short weekdays: a weekday would be English ("Thu").
+        ("ta", "3 டிசம்பர் 2026", ["Thu", "Dec"]),
+        ("te", "3 డిసెంబర్ 2026", ["గురు", "డిసెం."]),
+    ],
+)
+def test_dates_read_as_each_language_writes_them(language, date, not_words):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    game = new_game(client, players=PLAYERS)
+    table = Table.start("Nani", ["Asha", "Ravi", "Meena"])
+    in_table = table_game(client, table, ["Asha", "Ravi", "Meena"])
+    # 3 December 2026, 21:30 in India (the default TIME_ZONE), 16:00 UTC.
+    evening = datetime(2026, 12, 3, 16, 0, tzinfo=UTC)
+    Game.objects.filter(pk__in=[game.pk, in_table.pk]).update(
+        created_at=evening, updated_at=evening
+    )
+    home = text(client.get("/"))
+    listed = re.findall(r"<time datetime=\"2026-12-03T21:30:00\+05:30\">([^<]*)</time>", home)
+    assert listed == [date, date], listed  # both games on this phone's list
+    tables = text(client.get(table.get_absolute_url()))
+    assert re.search(f"<time [^>]*>{date}</time>", tables), language
+    shown = " ".join(re.findall(r"<time [^>]*>([^<]*)</time>", home + tables))
+    assert not any(word in shown for word in not_words), shown
 
 
 # ------------------------------------------------------------ the catalogues
