@@ -404,9 +404,10 @@ def pages(client):
 GAME_SCREENS = re.compile(r"^/(g|w)/[^/]+/(event/\d+/|split/)?$|^/new/$")
 
 
+@pytest.mark.parametrize("language", TRANSLATED)
 @pytest.mark.parametrize("screens", ["other", "game"])
-def test_every_page_renders_in_hindi_with_no_english_left(screens):
-    client = hindi()
+def test_every_page_renders_with_no_english_left(screens, language):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
     urls, names = pages(client)
     problems = []
     for url in urls:
@@ -414,23 +415,24 @@ def test_every_page_renders_in_hindi_with_no_english_left(screens):
             continue
         response = client.get(url)
         assert response.status_code in (200, 404), (url, response.status_code)
-        assert lang_of(response) == "hi", url
+        assert lang_of(response) == language, url
         page = response.content.decode()
         assert "%(" not in page, url  # never a message id with its places
         left = untranslated(page, names)
         if left:
             problems.append(f"{url}:\n  " + "\n  ".join(left))
-    assert not problems, "English left on Hindi pages:\n" + "\n".join(problems)
+    assert not problems, f"English left on {language} pages:\n" + "\n".join(problems)
 
 
-def test_every_page_renders_in_hindi_by_the_switch():
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_page_renders_in_the_language_chosen_by_the_switch(language):
     client = Client()
-    client.post("/language/", {"language": "hi", "next": "/"})
+    client.post("/language/", {"language": language, "next": "/"})
     urls, _ = pages(client)
     for url in urls:
         response = client.get(url)
         assert response.status_code in (200, 404), url
-        assert lang_of(response) == "hi", url
+        assert lang_of(response) == language, url
 
 
 def test_the_charts_speak_hindi(client):
@@ -444,12 +446,16 @@ def test_the_charts_speak_hindi(client):
     assert ">Deal<" in english
 
 
-def test_the_500_page_is_in_hindi(rf):
+@pytest.mark.parametrize(
+    "language, words",
+    [("hi", "कुछ गड़बड़"), ("ta", "ஏதோ தவறு நடந்துவிட்டது"), ("te", "ఏదో పొరపాటు జరిగింది")],
+)
+def test_the_500_page_is_in_each_language(language, words):
     from django.template.loader import render_to_string
 
-    with translation.override("hi"):
+    with translation.override(language):
         page = render_to_string("500.html")
-    assert '<html lang="hi">' in page and "कुछ गड़बड़" in page
+    assert f'<html lang="{language}">' in page and words in page
     assert "tracker.css" in page  # styled as every other page
     assert not untranslated(page)
 
@@ -684,22 +690,23 @@ def refused_forms(client):
     ]
 
 
-def test_refused_forms_say_what_was_wrong_in_hindi():
-    client = hindi()
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_refused_forms_say_what_was_wrong_in_each_language(language):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
     problems = []
     for url, data in refused_forms(client):
         response = client.post(url, data, follow=True)
         assert response.redirect_chain or response.status_code in (400, 409, 422), url
         assert response.status_code != 500, url
         page = response.content.decode()
-        assert lang_of(response) == "hi", url
+        assert lang_of(response) == language, url
         left = untranslated(page, (*PLAYERS, "Pool 101", "Nani's table"))
         if left:
             problems.append(f"POST {url} {data}:\n  " + "\n  ".join(left))
-    assert not problems, "English left on refused Hindi forms:\n" + "\n".join(problems)
+    assert not problems, f"English left on refused {language} forms:\n" + "\n".join(problems)
 
 
-# ------------------------------------------------------------ every kind of history row, in Hindi
+# ------------------------------------------------------------ every kind of history row, translated
 
 
 def example_games():
@@ -712,10 +719,22 @@ def example_games():
         yield path.stem, Game.import_document(doc), [*doc["players"], *joiners]
 
 
-def test_every_worked_example_reads_in_hindi_with_its_history():
+@pytest.mark.parametrize(
+    "language, rejoined, undo",
+    [
+        ("hi", "D 62 पर दोबारा शामिल", "इसे वापस लें? उसके बाद का हर आँकड़ा फिर से निकाला जाएगा।"),
+        (
+            "ta",
+            "D 62-இல் மீண்டும் சேர்ந்தார்",
+            "இதை ரத்து செய்யவா? அதற்குப் பின் வரும் ஒவ்வொரு எண்ணும் மீண்டும் கணக்கிடப்படும்.",
+        ),
+        ("te", "D 62 తో మళ్ళీ చేరారు", "దీన్ని రద్దు చేయాలా? దాని తర్వాతి అంకెలన్నీ మళ్ళీ లెక్కవుతాయి."),
+    ],
+)
+def test_every_worked_example_reads_in_each_language_with_its_history(language, rejoined, undo):
     """Rejoins, splits, joins, sit-outs, leaves and ended sessions in the history
     (and their Undo confirmations) are words a family reads: none left in English."""
-    client = hindi()
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
     problems = []
     games = {}
     for name, game, players in example_games():
@@ -725,12 +744,11 @@ def test_every_worked_example_reads_in_hindi_with_its_history():
             left = untranslated(page, (*players, game.name))
             if left:
                 problems.append(f"{name} {url[:3]}:\n  " + "\n  ".join(left))
-    assert not problems, "English left on Hindi game pages:\n" + "\n".join(problems)
+    assert not problems, f"English left on {language} game pages:\n" + "\n".join(problems)
     # The same rows in English: in example 02, D and C rejoin at H + 1 = 62 (its README).
     rejoin = games["02-pool-101-rejoin"]
     english = text(Client().get(rejoin.get_absolute_url()))
     assert "D rejoined at 62" in english and "C rejoined at 62" in english
     assert "Undo this? Every figure after it is worked out again." in english
-    hindi_page = text(client.get(rejoin.get_absolute_url()))
-    assert "D 62 पर दोबारा शामिल" in hindi_page
-    assert "इसे वापस लें? उसके बाद का हर आँकड़ा फिर से निकाला जाएगा।" in hindi_page
+    translated = text(client.get(rejoin.get_absolute_url()))
+    assert rejoined in translated and undo in translated
