@@ -7,9 +7,9 @@ letters of a CSV file. Any other word of ASCII letters in the visible text is
 English that was not translated.
 
 Where a family says the English word (rummy, drop, points), the page writes it
-in the family's script. Those words are English too: each language's README
-lists them under "Kept words", and `english_share` counts them with the words
-in Latin letters, so a page can be held to a share of English words.
+in the family's script: each language's README lists those under "Kept words".
+`english_share` counts both on a page: the words in Latin letters, which a
+page is held to a share of, and the kept words, for the record.
 """
 
 import re
@@ -21,6 +21,8 @@ LOCALE = Path(__file__).resolve().parent.parent / "locale"
 TRANSLATED = ("hi", "ta", "te")
 NAMES = {"en": "English", "hi": "हिंदी", "ta": "தமிழ்", "te": "తెలుగు"}
 
+# The card ranks in Latin letters, as on the cards (A, J, Q, K; PJ the printed joker).
+RANKS = {"A", "J", "Q", "K", "PJ"}
 # Words a translated page shows in Latin letters: file formats and codes, the
 # card ranks, a CSV's keys, and the language switch's "English".
 KEPT = {
@@ -31,11 +33,7 @@ KEPT = {
     "UTF",
     "json",
     "csv",
-    "A",
-    "J",
-    "Q",
-    "K",
-    "PJ",
+    *RANKS,
     "first_drop",
     "middle_drop",
     "full_count",
@@ -74,22 +72,29 @@ def english_words(text, names=()):
 
 
 def english_share(texts, language, names=()):
-    """(English words, all words) in `texts`, names and bare numbers left out.
+    """(English words, kept words, all words) in `texts`, names, bare
+    numbers and cards left out.
 
-    English: every word in Latin letters (codes and file types too) and every
-    kept word of the language's README."""
+    English: a word in Latin letters, file types too (a card or a column
+    letter, AS, 10H, K, is a mark, not a word). Kept: an
+    English word written in the language's script, from its README's list;
+    the page is meant to show those, as the family says them."""
     kept = kept_words(language)
     name_words = {w for name in names for w in WORD.findall(name)}
-    english = total = 0
+    english = kept_count = total = 0
     for text in texts:
         for word in ANY_WORD.findall(text):
             latin = WORD.findall(word)
             if word.isdigit() or (latin and set(latin) <= name_words):
                 continue
+            if word in RANKS or CODE.fullmatch(word):
+                continue
             total += 1
-            if word in kept or LATIN.search(word):
+            if LATIN.search(word):
                 english += 1
-    return english, total
+            elif word in kept:
+                kept_count += 1
+    return english, kept_count, total
 
 
 class VisibleText(HTMLParser):
