@@ -25,13 +25,13 @@ messages: $(VENV)/.installed
 	@command -v msgfmt >/dev/null 2>&1 || bash scripts/gettext.sh
 	$(BIN)/python manage.py compilemessages --ignore '.venv' -v 0
 
-# Collect the marked strings into locale/hi/LC_MESSAGES/django.po. The rules
+# Collect the marked strings into locale/{hi,ta,te}/LC_MESSAGES/django.po. The rules
 # package marks its refusals with N_, which imports nothing from Django; our
 # makemessages (tracker/management/commands/makemessages.py) passes
 # xgettext --keyword=N_, as Django's own has no option for it.
 makemessages: $(VENV)/.installed
 	@command -v xgettext >/dev/null 2>&1 || bash scripts/gettext.sh
-	$(BIN)/python manage.py makemessages -l hi --no-obsolete --no-wrap \
+	$(BIN)/python manage.py makemessages -l hi -l ta -l te --no-obsolete --no-wrap \
 		--ignore '.venv/*' --ignore 'bench/*' --ignore 'tests/*' --ignore 'staticfiles/*' --ignore 'test-output/*' --ignore 'var/*'
 
 # Serve the app on every interface, as a phone on the same Wi-Fi sees it.

@@ -7,12 +7,17 @@ set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# A Devanagari font, so the Hindi pages' screenshots show letters, not boxes
-# (a phone has one; a bare Debian server may not).
-if ! fc-list 2>/dev/null | grep -qi devanagari && [ -z "$(apt_unavailable_reason)" ]; then
-    say "No Devanagari font: installing Debian's fonts-lohit-deva for the Hindi screenshots."
-    apt_install fonts-lohit-deva || say "WARNING: fonts-lohit-deva could not be installed."
-fi
+# A font for each script the pages are written in (a phone has one; a bare
+# Debian server may not), so the Hindi, Tamil and Telugu pages show letters,
+# not boxes, and the browser tests measure their words at the width a phone
+# draws them (tests/browser/test_languages.py).
+for wanted in "hi fonts-lohit-deva" "ta fonts-lohit-taml" "te fonts-lohit-telu"; do
+    read -r lang package <<<"$wanted"
+    if [ -z "$(fc-list ":lang=$lang" 2>/dev/null)" ] && [ -z "$(apt_unavailable_reason)" ]; then
+        say "No font for the $lang pages: installing Debian's $package."
+        apt_install "$package" || say "WARNING: $package could not be installed."
+    fi
+done
 
 if command -v chromium >/dev/null 2>&1; then
     exit 0

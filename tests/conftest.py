@@ -139,7 +139,7 @@ def our_example_paths():
 
 
 def without_language_switch(page):
-    """The page without the English / हिंदी switch of its header: the one form
+    """The page without the language switch of its header: the one form
     on a view link, and it changes nothing but the language."""
     import re
 

@@ -100,6 +100,8 @@ def kwargs_for(pattern, table, table_game, alone):
             found[name] = table.members.first().pk
         elif name == "game":
             found[name] = table_game.pk
+        elif name == "language":
+            found[name] = "ta"  # the manifest of a language the site has
     return found
 
 

@@ -5,6 +5,7 @@ edge while the documents and commands keep English."""
 import io
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import translation
 
-from tests.hindi import untranslated
+from tests.languages import LOCALE, NAMES, TRANSLATED, untranslated
 from tracker import i18n, rules
 from tracker.models import Game, Table
 
@@ -21,7 +22,6 @@ from .test_views import deal_data, new_game, post_deal, text
 
 pytestmark = pytest.mark.django_db
 
-PO = Path(__file__).resolve().parent.parent / "locale" / "hi" / "LC_MESSAGES" / "django.po"
 PLAYERS = ("Asha", "Ravi", "Meena", "Kiran")
 
 
@@ -63,6 +63,28 @@ def test_hindi_with_a_region_is_hindi():
     assert lang_of(response) == "hi"
 
 
+@pytest.mark.parametrize(
+    "header, language, words",
+    [
+        ("ta", "ta", ["புதிய ஆட்டம்", "உங்கள் ஆட்டங்கள்"]),
+        ("ta-IN,ta;q=0.9,en;q=0.8", "ta", ["புதிய ஆட்டம்"]),
+        ("te", "te", ["కొత్త ఆట", "మీ ఆటలు"]),
+        ("te-IN,en;q=0.5", "te", ["కొత్త ఆట"]),
+        # The first language the browser prefers that the page has.
+        ("fr-FR,fr;q=0.9,te;q=0.8,hi;q=0.7", "te", ["కొత్త ఆట"]),
+        ("ml-IN,ta;q=0.8,en;q=0.5", "ta", ["புதிய ஆட்டம்"]),
+        ("en-IN,ta;q=0.8", "en", ["New game"]),
+    ],
+)
+def test_the_browser_language_picks_tamil_and_telugu_too(header, language, words):
+    response = Client(HTTP_ACCEPT_LANGUAGE=header).get("/")
+    assert lang_of(response) == language
+    page = text(response)
+    assert all(word in page for word in words), (header, words)
+    if language != "en":
+        assert "New game" not in page
+
+
 def test_the_switch_is_on_every_page_and_posts_with_csrf(client):
     game = new_game(client)
     for url in ("/", "/new/", "/import/", "/calculator/", game.get_absolute_url()):
@@ -72,9 +94,14 @@ def test_the_switch_is_on_every_page_and_posts_with_csrf(client):
         form = form.group(0)
         assert 'method="post"' in form and 'action="/language/"' in form
         assert 'name="csrfmiddlewaretoken"' in form
-        assert 'value="en"' in form and 'value="hi"' in form
-        assert "English" in form and "हिंदी" in form
+        for code, name in NAMES.items():
+            # Each language in its own name, whatever the page is in.
+            assert f'<button name="language" value="{code}" lang="{code}"' in form, code
+            assert f">{name}</button>" in form, name
         assert f'name="next" value="{url}"' in form
+    tamil = Client(HTTP_ACCEPT_LANGUAGE="ta").get("/").content.decode()
+    assert '<button name="language" value="ta" lang="ta" aria-current="true">தமிழ்</button>' in tamil
+    assert ">English</button>" in tamil and ">తెలుగు</button>" in tamil
 
 
 def test_the_switch_is_remembered_in_a_cookie():
@@ -93,6 +120,20 @@ def test_the_switch_is_remembered_in_a_cookie():
     client.post("/language/", {"language": "en", "next": "/", "csrfmiddlewaretoken": token})
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="hi")
     assert lang_of(response) == "en" and "New game" in text(response)
+
+
+@pytest.mark.parametrize("language, home", [("ta", "புதிய ஆட்டம்"), ("te", "కొత్త ఆట")])
+def test_the_switch_to_tamil_or_telugu_is_remembered(language, home):
+    client = Client(enforce_csrf_checks=True)
+    page = client.get("/", HTTP_ACCEPT_LANGUAGE="hi").content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    response = client.post(
+        "/language/", {"language": language, "next": "/", "csrfmiddlewaretoken": token}
+    )
+    assert response.status_code == 302
+    # The cookie wins over the browser's Hindi.
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="hi")
+    assert lang_of(response) == language and home in text(response)
 
 
 def test_the_switch_needs_the_csrf_token():
@@ -142,13 +183,50 @@ def test_the_words_worked_out_once_follow_each_readers_language(client):
             assert not any(word in shown for word in not_words), (language, not_words)
 
 
-# ------------------------------------------------------------ the catalogue
+# ------------------------------------------------------------ dates
 
 
-def po_entries():
-    body = PO.read_text().split("\n\n")[1:]
+@pytest.mark.parametrize(
+    "language, date, not_words",
+    [
+        ("en", "3 December 2026", ["Thu", "Dec "]),
+        # Not Django's "दिसमबर" (its Hindi "F"), nor the weekday "गुरू".
+        ("hi", "3 दिसंबर 2026", ["दिसमबर", "गुरू"]),
+        # Django's Tamil has no short weekdays: a weekday would be English ("Thu").
+        ("ta", "3 டிசம்பர் 2026", ["Thu", "Dec"]),
+        ("te", "3 డిసెంబర్ 2026", ["గురు", "డిసెం."]),
+    ],
+)
+def test_dates_read_as_each_language_writes_them(language, date, not_words):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    game = new_game(client, players=PLAYERS)
+    table = Table.start("Nani", ["Asha", "Ravi", "Meena"])
+    in_table = table_game(client, table, ["Asha", "Ravi", "Meena"])
+    # 3 December 2026, 21:30 in India (the default TIME_ZONE), 16:00 UTC.
+    evening = datetime(2026, 12, 3, 16, 0, tzinfo=UTC)
+    Game.objects.filter(pk__in=[game.pk, in_table.pk]).update(
+        created_at=evening, updated_at=evening
+    )
+    home = text(client.get("/"))
+    listed = re.findall(r"<time datetime=\"2026-12-03T21:30:00\+05:30\">([^<]*)</time>", home)
+    assert listed == [date, date], listed  # both games on this phone's list
+    tables = text(client.get(table.get_absolute_url()))
+    assert re.search(f"<time [^>]*>{date}</time>", tables), language
+    shown = " ".join(re.findall(r"<time [^>]*>([^<]*)</time>", home + tables))
+    assert not any(word in shown for word in not_words), shown
+
+
+# ------------------------------------------------------------ the catalogues
+
+
+def catalogue(language):
+    return (LOCALE / language / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+
+
+def po_entries(language):
+    """(msgid, the whole entry, its msgstr lines) of every message of a catalogue."""
     out = []
-    for entry in body:
+    for entry in catalogue(language).split("\n\n")[1:]:
         lines = [line for line in entry.splitlines() if not line.startswith("#")]
         msgid = "".join(re.findall(r'"(.*)"', lines[0]))
         strs = [line for line in lines if line.startswith("msgstr")]
@@ -156,21 +234,55 @@ def po_entries():
     return out
 
 
-def test_every_message_is_translated_and_none_is_fuzzy():
-    entries = po_entries()
-    assert len(entries) > 300
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_is_translated_and_none_is_fuzzy(language):
+    entries = po_entries(language)
+    assert len(entries) > 600
     for msgid, entry, strs in entries:
-        assert "#, fuzzy" not in entry, msgid
+        assert "#, fuzzy" not in entry, (language, msgid)
+        assert strs, (language, msgid)
         for line in strs:
-            assert not line.endswith(' ""'), f"no Hindi for {msgid!r}"
+            assert not line.endswith(' ""'), f"no {language} for {msgid!r}"
 
 
-def test_the_family_words():
-    catalogue = PO.read_text()
-    for word in ("जीत", "ड्रॉप", "पूल", "डील", "बाहर", "दोबारा शामिल", "फुल काउंट", "शो"):
-        assert word in catalogue, word
-    # Digits stay 0-9: no Devanagari digits anywhere.
-    assert not re.search("[\u0966-\u096f]", catalogue)
+def test_every_language_has_every_message():
+    # `make makemessages` collects the same English into each catalogue: a msgid
+    # missing from one would show English on that language's pages.
+    ids = {language: {msgid for msgid, _, _ in po_entries(language)} for language in TRANSLATED}
+    for language in TRANSLATED:
+        assert ids[language] == ids["hi"], (
+            language,
+            sorted(ids["hi"] - ids[language])[:5],
+            sorted(ids[language] - ids["hi"])[:5],
+        )
+
+
+@pytest.mark.parametrize(
+    "language, words, digits",
+    [
+        (
+            "hi",
+            ("जीत", "ड्रॉप", "पूल", "डील", "बाहर", "दोबारा शामिल", "फुल काउंट", "शो"),
+            "[\u0966-\u096f]",
+        ),
+        (
+            "ta",
+            ("ஜெயித்தார்", "டிராப்", "பூல்", "டீல்", "அவுட்", "மீண்டும் சேர", "ஃபுல் கவுண்ட்", "ஷோ"),
+            "[\u0be6-\u0bef]",
+        ),
+        (
+            "te",
+            ("గెలిచారు", "డ్రాప్", "పూల్", "డీల్", "ఔట్", "మళ్ళీ చేర", "ఫుల్ కౌంట్", "షో"),
+            "[\u0c66-\u0c6f]",
+        ),
+    ],
+)
+def test_the_family_words(language, words, digits):
+    text = catalogue(language)
+    for word in words:
+        assert word in text, (language, word)
+    # Digits stay 0-9: none of the script's own digits anywhere.
+    assert not re.search(digits, text)
 
 
 def test_a_missing_translation_shows_the_english_words():
@@ -292,9 +404,10 @@ def pages(client):
 GAME_SCREENS = re.compile(r"^/(g|w)/[^/]+/(event/\d+/|split/)?$|^/new/$")
 
 
+@pytest.mark.parametrize("language", TRANSLATED)
 @pytest.mark.parametrize("screens", ["other", "game"])
-def test_every_page_renders_in_hindi_with_no_english_left(screens):
-    client = hindi()
+def test_every_page_renders_with_no_english_left(screens, language):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
     urls, names = pages(client)
     problems = []
     for url in urls:
@@ -302,23 +415,24 @@ def test_every_page_renders_in_hindi_with_no_english_left(screens):
             continue
         response = client.get(url)
         assert response.status_code in (200, 404), (url, response.status_code)
-        assert lang_of(response) == "hi", url
+        assert lang_of(response) == language, url
         page = response.content.decode()
         assert "%(" not in page, url  # never a message id with its places
         left = untranslated(page, names)
         if left:
             problems.append(f"{url}:\n  " + "\n  ".join(left))
-    assert not problems, "English left on Hindi pages:\n" + "\n".join(problems)
+    assert not problems, f"English left on {language} pages:\n" + "\n".join(problems)
 
 
-def test_every_page_renders_in_hindi_by_the_switch():
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_page_renders_in_the_language_chosen_by_the_switch(language):
     client = Client()
-    client.post("/language/", {"language": "hi", "next": "/"})
+    client.post("/language/", {"language": language, "next": "/"})
     urls, _ = pages(client)
     for url in urls:
         response = client.get(url)
         assert response.status_code in (200, 404), url
-        assert lang_of(response) == "hi", url
+        assert lang_of(response) == language, url
 
 
 def test_the_charts_speak_hindi(client):
@@ -332,12 +446,16 @@ def test_the_charts_speak_hindi(client):
     assert ">Deal<" in english
 
 
-def test_the_500_page_is_in_hindi(rf):
+@pytest.mark.parametrize(
+    "language, words",
+    [("hi", "कुछ गड़बड़"), ("ta", "ஏதோ தவறு நடந்துவிட்டது"), ("te", "ఏదో పొరపాటు జరిగింది")],
+)
+def test_the_500_page_is_in_each_language(language, words):
     from django.template.loader import render_to_string
 
-    with translation.override("hi"):
+    with translation.override(language):
         page = render_to_string("500.html")
-    assert '<html lang="hi">' in page and "कुछ गड़बड़" in page
+    assert f'<html lang="{language}">' in page and words in page
     assert "tracker.css" in page  # styled as every other page
     assert not untranslated(page)
 
@@ -572,22 +690,23 @@ def refused_forms(client):
     ]
 
 
-def test_refused_forms_say_what_was_wrong_in_hindi():
-    client = hindi()
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_refused_forms_say_what_was_wrong_in_each_language(language):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
     problems = []
     for url, data in refused_forms(client):
         response = client.post(url, data, follow=True)
         assert response.redirect_chain or response.status_code in (400, 409, 422), url
         assert response.status_code != 500, url
         page = response.content.decode()
-        assert lang_of(response) == "hi", url
+        assert lang_of(response) == language, url
         left = untranslated(page, (*PLAYERS, "Pool 101", "Nani's table"))
         if left:
             problems.append(f"POST {url} {data}:\n  " + "\n  ".join(left))
-    assert not problems, "English left on refused Hindi forms:\n" + "\n".join(problems)
+    assert not problems, f"English left on refused {language} forms:\n" + "\n".join(problems)
 
 
-# ------------------------------------------------------------ every kind of history row, in Hindi
+# ------------------------------------------------------------ every kind of history row, translated
 
 
 def example_games():
@@ -600,10 +719,22 @@ def example_games():
         yield path.stem, Game.import_document(doc), [*doc["players"], *joiners]
 
 
-def test_every_worked_example_reads_in_hindi_with_its_history():
+@pytest.mark.parametrize(
+    "language, rejoined, undo",
+    [
+        ("hi", "D 62 पर दोबारा शामिल", "इसे वापस लें? उसके बाद का हर आँकड़ा फिर से निकाला जाएगा।"),
+        (
+            "ta",
+            "D 62-இல் மீண்டும் சேர்ந்தார்",
+            "இதை ரத்து செய்யவா? அதற்குப் பின் வரும் ஒவ்வொரு எண்ணும் மீண்டும் கணக்கிடப்படும்.",
+        ),
+        ("te", "D 62 తో మళ్ళీ చేరారు", "దీన్ని రద్దు చేయాలా? దాని తర్వాతి అంకెలన్నీ మళ్ళీ లెక్కవుతాయి."),
+    ],
+)
+def test_every_worked_example_reads_in_each_language_with_its_history(language, rejoined, undo):
     """Rejoins, splits, joins, sit-outs, leaves and ended sessions in the history
     (and their Undo confirmations) are words a family reads: none left in English."""
-    client = hindi()
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
     problems = []
     games = {}
     for name, game, players in example_games():
@@ -613,15 +744,14 @@ def test_every_worked_example_reads_in_hindi_with_its_history():
             left = untranslated(page, (*players, game.name))
             if left:
                 problems.append(f"{name} {url[:3]}:\n  " + "\n  ".join(left))
-    assert not problems, "English left on Hindi game pages:\n" + "\n".join(problems)
+    assert not problems, f"English left on {language} game pages:\n" + "\n".join(problems)
     # The same rows in English: in example 02, D and C rejoin at H + 1 = 62 (its README).
     rejoin = games["02-pool-101-rejoin"]
     english = text(Client().get(rejoin.get_absolute_url()))
     assert "D rejoined at 62" in english and "C rejoined at 62" in english
     assert "Undo this? Every figure after it is worked out again." in english
-    hindi_page = text(client.get(rejoin.get_absolute_url()))
-    assert "D 62 पर दोबारा शामिल" in hindi_page
-    assert "इसे वापस लें? उसके बाद का हर आँकड़ा फिर से निकाला जाएगा।" in hindi_page
+    translated = text(client.get(rejoin.get_absolute_url()))
+    assert rejoined in translated and undo in translated
 
 
 def upload_head(client, head):

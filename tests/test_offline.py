@@ -10,6 +10,7 @@ import struct
 from pathlib import Path
 
 import pytest
+from django.test import Client
 
 from tracker.views import offline
 
@@ -88,9 +89,44 @@ def test_the_manifest_names_what_chromium_needs_to_install():
             assert png_size(STATIC / src) == (size, size)
 
 
+@pytest.mark.parametrize(
+    "language, name, short_name, description",
+    [
+        ("en", "Rummy score", "Rummy", "Score Indian 13-card rummy at the table"),
+        ("hi", "रमी स्कोर", "रमी", "13 पत्तों की भारतीय रमी"),
+        ("ta", "ரம்மி ஸ்கோர்", "ரம்மி", "13 சீட்டு இந்திய ரம்மிக்கு"),
+        ("te", "రమ్మీ స్కోరు", "రమ్మీ", "13 ముక్కల"),
+    ],
+)
+def test_each_language_links_a_manifest_in_its_own_words(language, name, short_name, description):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    page = client.get("/calculator/").content.decode()
+    link = f'<link rel="manifest" href="/manifest-{language}.webmanifest">'
+    assert link in page
+    response = client.get(f"/manifest-{language}.webmanifest")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = json.loads(response.content)
+    assert manifest["lang"] == language
+    assert manifest["name"] == name and manifest["short_name"] == short_name
+    assert manifest["description"].startswith(description)
+    # The rest as static/manifest.webmanifest says, the icons at their static addresses.
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    icons = {icon["src"] for icon in manifest["icons"]}
+    assert "/static/icon-192.png" in icons and "/static/icon-maskable-512.png" in icons
+    # The address names the language, not the browser: a Tamil phone's link in Telugu.
+    telugu = Client(HTTP_ACCEPT_LANGUAGE="ta").get("/manifest-te.webmanifest")
+    assert json.loads(telugu.content)["short_name"] == "రమ్మీ"
+
+
+def test_a_manifest_in_a_language_the_site_has_not_is_not_found(client):
+    assert client.get("/manifest-fr.webmanifest").status_code == 404
+    assert client.post("/manifest-en.webmanifest").status_code == 405
+
+
 def test_every_page_links_the_manifest_and_carries_the_offline_notice(client):
     page = client.get("/").content.decode()
-    assert re.search(r'<link rel="manifest" href="/static/manifest\.webmanifest">', page)
+    assert re.search(r'<link rel="manifest" href="/manifest-en\.webmanifest">', page)
     assert '<template id="offline-notice">' in page
     assert "Offline: scores as of <time></time>." in page
     assert '<template id="offline-reason">' in page

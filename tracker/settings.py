@@ -150,12 +150,15 @@ DATABASES = {"default": default_db}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# English and Hindi (locale/hi/README.md). Any other language a browser asks
-# for gets English. The compiled .mo files are built by `make run` and
-# `make test` (manage.py compilemessages), not kept in git.
+# English, Hindi, Tamil and Telugu (locale/<code>/README.md), each named in its
+# own words on the switch. Any other language a browser asks for gets English.
+# The compiled .mo files are built by `make run` and `make test` (manage.py
+# compilemessages), not kept in git. Dates are written as each language writes
+# them (tracker/formats/<code>/formats.py).
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("hi", "हिंदी")]
+LANGUAGES = [("en", "English"), ("hi", "हिंदी"), ("ta", "தமிழ்"), ("te", "తెలుగు")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["tracker.formats"]
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "Asia/Kolkata")

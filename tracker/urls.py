@@ -68,6 +68,7 @@ urlpatterns = [
     # The language switch in every page's header (a POST with CSRF).
     path("language/", set_language, name="set_language"),
     path("favicon.ico", games.favicon),
+    re_path(r"^manifest-(?P<language>[a-z]{2})\.webmanifest$", offline.manifest, name="manifest"),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("offline/", offline.offline, name="offline"),
     path("admin/", admin.site.urls),

@@ -1,4 +1,4 @@
-"""Installable and readable offline: the service worker and the offline page.
+"""Installable and readable offline: the manifest, the service worker and the offline page.
 
 The worker itself is tracker/sw.js; it is served from the site root so its
 scope is the whole site. Its version is a hash of its own text and of the
@@ -12,10 +12,12 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 SOURCE = Path(__file__).resolve().parent.parent / "sw.js"
@@ -42,6 +44,33 @@ def _version(source):
         if found:
             digest.update(Path(found).read_bytes())
     return digest.hexdigest()[:16]
+
+
+@require_safe
+def manifest(request, language):
+    """static/manifest.webmanifest with its name and description in `language`.
+
+    The language is in the address, as each page links its own: a browser
+    fetches a manifest without cookies, so the language switch's choice would
+    not reach it. The icons are given from the static files' own addresses."""
+    if language not in dict(settings.LANGUAGES):
+        raise Http404
+    document = json.loads(Path(finders.find("manifest.webmanifest")).read_text())
+    with translation.override(language):
+        document |= {
+            "lang": language,
+            "name": gettext("Rummy score"),
+            "short_name": gettext("Rummy"),
+            "description": gettext(
+                "Score Indian 13-card rummy at the table: pool, deals and points."
+            ),
+        }
+    document["icons"] = [icon | {"src": static(icon["src"])} for icon in document["icons"]]
+    return JsonResponse(
+        document,
+        content_type="application/manifest+json",
+        json_dumps_params={"ensure_ascii": False},
+    )
 
 
 @require_safe
