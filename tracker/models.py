@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import document, i18n, rules, sheet
+from . import document, i18n, live, rules, sheet
 from .urltag import cached_reverse
 
 
@@ -507,6 +507,7 @@ class Game(models.Model):
         updated = Game._meta.get_field("updated_at").get_db_prep_value(self.updated_at, connection)
         with connection.cursor() as cursor:
             cursor.execute(sql, [self.revision, self.last_change, updated, self.pk])
+        live.game_moved(self)  # every phone on it hears of it once committed
         return self.revision
 
 
@@ -778,6 +779,7 @@ class Table(models.Model):
             revision=models.F("revision") + 1, updated_at=timezone.now()
         )
         self.revision = Table.objects.values_list("revision", flat=True).get(pk=self.pk)
+        live.table_moved(self.pk)  # the table's pages hear of it once committed
         return self.revision
 
     @transaction.atomic

@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import document, i18n, rules, stats, tables
+from . import document, i18n, live, rules, stats, tables
 from .forms import FORMAT_CHOICES, NewGame
 from .models import Game, MemberError, StaleTable, Table
 from .table_chart import money_svg, wins_svg
@@ -192,6 +192,8 @@ def _page_context(request, table, can_edit, **extra):
         "money_rules": stats.money_rules(found),
         "errors": {},
         "query": _query(show, fmt),
+        # What the page's stream compares its events with (tracker/live/).
+        "live_version": live.table_version(table.revision, [g.revision for g in games]),
         **extra,
     }
 
