@@ -3,7 +3,8 @@
 `EventStream(port, path)` sends the GET an EventSource sends and reads the
 answer's status and headers; `.next_revision(timeout)` waits for the next
 event (its data, a revision), `.raw` is every byte received (`.body`: the body's), `.ended(timeout)`
-waits for the server to end the stream. Reading is bounded in time: nothing
+waits for the server to end the stream; `save_deal` saves a deal as a
+phone does. Reading is bounded in time: nothing
 here waits longer than it is told.
 """
 
@@ -11,6 +12,18 @@ from __future__ import annotations
 
 import socket
 import time
+
+from .livegunicorn import deal_fields, deal_form
+
+
+def save_deal(server, edit_token, k):
+    """Deal k saved through the edit link, as a phone without JavaScript posts it;
+    returns the game's revision after it."""
+    phone = server.browser()
+    token, version = deal_form(phone.get(f"/g/{edit_token}/").body)
+    saved = phone.post(f"/g/{edit_token}/deal/", deal_fields(k, version), token)
+    assert saved.status == 302, saved.body[:500]
+    return version + 1
 
 
 class StreamTimeout(AssertionError):

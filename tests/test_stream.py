@@ -20,14 +20,12 @@ from .livegunicorn import (
     ASGI,
     PYTHON,
     ROOT,
-    deal_fields,
-    deal_form,
     live_database,
     live_server,
     points_game_doc,
     server_env,
 )
-from .livestream import EventStream
+from .livestream import EventStream, save_deal
 
 pytestmark = pytest.mark.slow
 
@@ -52,15 +50,6 @@ def server(live_db, live_dir, tmp_path_factory):
     with live_server(live_db, log_dir, workers=4, env=env, app=ASGI) as running:
         yield running
     assert "Traceback" not in running.log_text()
-
-
-def save_deal(server, edit_token, k):
-    """Deal k saved through the edit link, as a phone without JavaScript posts it."""
-    phone = server.browser()
-    token, version = deal_form(phone.get(f"/g/{edit_token}/").body)
-    saved = phone.post(f"/g/{edit_token}/deal/", deal_fields(k, version), token)
-    assert saved.status == 302, saved.body[:500]
-    return version + 1
 
 
 def test_a_deal_saved_through_one_worker_reaches_the_streams_held_by_every_worker(

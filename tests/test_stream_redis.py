@@ -8,17 +8,16 @@ Redis restarts under the open streams (pub/sub drops what it sends while a
 subscriber is away: the workers subscribe again and read the revisions held).
 """
 
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
-from .livegunicorn import ASGI, deal_fields, deal_form, live_database, live_server
+from .livegunicorn import ASGI, live_database, live_server
 from .livegunicorn import points_game_doc as game_doc
-from .liveredis import _answers, _stop, redis_server, redis_skip_reason
-from .livestream import EventStream
+from .liveredis import redis_server, redis_skip_reason, restart
+from .livestream import EventStream, save_deal
 
 pytestmark = [
     pytest.mark.slow,
@@ -49,14 +48,6 @@ def servers(live_db, redis_url, tmp_path, workers=2):
     return made
 
 
-def save_deal(server, edit_token, k):
-    phone = server.browser()
-    token, version = deal_form(phone.get(f"/g/{edit_token}/").body)
-    saved = phone.post(f"/g/{edit_token}/deal/", deal_fields(k, version), token)
-    assert saved.status == 302, saved.body[:500]
-    return version + 1
-
-
 def test_a_deal_saved_on_either_server_reaches_the_streams_on_both(live_db, redis, tmp_path):
     game = live_db.import_game(game_doc(name="Two servers", deals=1))
     one_server, two_server = servers(live_db, redis[0], tmp_path)
@@ -80,37 +71,6 @@ def test_a_deal_saved_on_either_server_reaches_the_streams_on_both(live_db, redi
             assert "Traceback" not in server.log_text()
             # Nothing went through the local folder: no worker bound a socket there.
             assert not list(Path(server.env["LIVE_DIR"]).glob("*.sock"))
-
-
-def restart(redis_url, folder):
-    """Stop the Redis server and start it again on the same port, empty."""
-    port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
-    _stop(folder / "redis.pid")
-    done = subprocess.run(
-        [
-            "redis-server",
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--daemonize",
-            "yes",
-            "--dir",
-            str(folder),
-            "--pidfile",
-            str(folder / "redis.pid"),
-            "--logfile",
-            str(folder / "redis.log"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert done.returncode == 0 and _answers(port), done.stderr
 
 
 def subscribers(redis_url):
