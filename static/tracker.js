@@ -388,6 +388,17 @@ document.addEventListener("click", (event) => {
     if (streaming) trigger(PUSHED);
     fetchIfMoved();
   });
+  // A fetch the stream asked for could not reach the server: the network is
+  // gone, whatever the stream says. Poll (the offline notice comes and goes
+  // with the poll) until the stream is opened again; at once when the phone
+  // says it is back online.
+  document.addEventListener("htmx:sendError", () => {
+    if (source) fail();
+  });
+  window.addEventListener("online", () => {
+    failures = 0;
+    if (!source) open();
+  });
   document.addEventListener("focusout", () => {
     if (!waitingForTyping) return;
     waitingForTyping = false;
