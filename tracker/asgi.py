@@ -39,8 +39,8 @@ from .live import hub as hubs  # noqa: E402
 from .live import stream  # noqa: E402
 
 # Django's requests run on these threads, one at a time under Python's lock;
-# more than one so a request waiting on the database does not hold up the rest.
-THREADS = 4
+# two, so a request waiting on the database does not hold up the rest.
+THREADS = 2
 _threads = ThreadPoolExecutor(THREADS, thread_name_prefix="django")
 STREAM = re.compile(r"/(g|w|t|tw)/([^/]+)/stream")
 BODY_IN_MEMORY = 1 << 20  # a larger upload is spooled to a temporary file
