@@ -95,7 +95,9 @@ class Redis:
 
         try:
             if self._client is None:  # one per process; redis-py's pool is thread-safe
-                self._client = redis.Redis.from_url(self.url, socket_timeout=2)
+                self._client = redis.Redis.from_url(
+                    self.url, socket_timeout=2, socket_connect_timeout=2
+                )
             self._client.publish(CHANNEL, message)
         except redis.RedisError as error:  # the hubs resync when Redis is back
             log.warning("live: could not publish to Redis: %s", error)

@@ -3,10 +3,12 @@
 One hub per worker process, on its event loop, started by the first stream.
 It holds, per game or table, the streams open on it (`Listener`s), and hears
 every change from the worker's one listener (tracker/live/fanout.py). A
-change wakes only the streams of that game or table; once every HEARTBEAT
-seconds every stream is woken to send a comment, so proxies and phones'
-networks keep the connection open. No thread is held: a stream is a waiting
-coroutine and a small object.
+change wakes only the streams of that game or table that have not been told
+that revision; once every HEARTBEAT seconds every stream is woken to send a
+comment, so proxies and phones' networks keep the connection open: a
+fifteenth of them each second, not all at once (10,000 streams woken together
+held up a save's events behind them). No thread is held: a stream is a
+waiting coroutine and a small object.
 
 After a listener (re)connects, and every RESYNC seconds, the hub reads the
 revisions of everything it holds in one query (`resync`): a change said while
@@ -32,12 +34,15 @@ LEFT = "left"  # the phone went away, or the server is stopping
 
 
 class Listener:
-    """One open stream's mailbox: the most important news not yet sent."""
+    """One open stream's mailbox: the most important news not yet sent, and the
+    revision its phone was told last (`known`, kept by the stream)."""
 
-    __slots__ = ("channel", "news", "waiter")
+    __slots__ = ("beat_slot", "channel", "known", "news", "waiter")
 
-    def __init__(self, channel):
+    def __init__(self, channel, known, beat_slot):
         self.channel = channel
+        self.known = known
+        self.beat_slot = beat_slot
         self.news = None
         self.waiter = None
 
@@ -80,6 +85,8 @@ class Hub:
         self.read_versions = read_versions
         self.run_in_thread = run_in_thread
         self.channels = {}  # channel: set of Listeners
+        self.beats = [set() for _ in range(HEARTBEAT)]  # the listeners beaten each second
+        self.joined = 0
         self.heard_last = OrderedDict()  # channel: the latest version heard of it
         self.tasks = []
         self._resync_wanted = None
@@ -108,14 +115,17 @@ class Hub:
     def join(self, channel, version):
         """A new stream on `channel`, whose revision was read as `version`: if a newer
         one was heard meanwhile (a change between the read and now), it is told it."""
-        listener = Listener(channel)
+        self.joined += 1
+        listener = Listener(channel, version, self.joined % HEARTBEAT)
         self.channels.setdefault(channel, set()).add(listener)
+        self.beats[listener.beat_slot].add(listener)
         heard = self.heard_last.get(channel)
         if heard is not None and heard > version:
             listener.tell(heard)
         return listener
 
     def leave(self, listener):
+        self.beats[listener.beat_slot].discard(listener)
         listeners = self.channels.get(listener.channel)
         if listeners is not None:
             listeners.discard(listener)
@@ -141,7 +151,10 @@ class Hub:
             if len(self.heard_last) > HEARD_KEPT:
                 self.heard_last.popitem(last=False)
         for listener in list(self.channels.get(channel, ())):
-            listener.tell(GONE if version is None else version)
+            if version is None:
+                listener.tell(GONE)
+            elif version != listener.known:
+                listener.tell(version)
 
     def resync_soon(self):
         if self._resync_wanted is not None:
@@ -167,8 +180,9 @@ class Hub:
                 log.exception("live: could not read the revisions held")
 
     async def _beat(self):
+        second = 0
         while True:
-            await asyncio.sleep(HEARTBEAT)
-            for listeners in list(self.channels.values()):
-                for listener in listeners:
-                    listener.tell(BEAT)
+            await asyncio.sleep(1)
+            second = (second + 1) % HEARTBEAT
+            for listener in list(self.beats[second]):
+                listener.tell(BEAT)

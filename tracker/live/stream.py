@@ -61,15 +61,15 @@ async def serve(scope, receive, send, hub, kind, token, find):
         await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
         hello = f"retry: {random.randint(*RETRY_MS)}\ndata: {version}\n\n"
         await send({"type": "http.response.body", "body": hello.encode(), "more_body": True})
-        sent = version
         while True:
             news = await listener.next()
             if news in (LEFT, GONE):
                 break
             if news == BEAT:
                 chunk = b":\n\n"
-            elif news != sent:
-                chunk, sent = f"data: {news}\n\n".encode(), news
+            elif news != listener.known:
+                chunk = f"data: {news}\n\n".encode()
+                listener.known = news
             else:
                 continue
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
