@@ -1,7 +1,8 @@
 """The floor bench/push.py compares the app's pushed updates with: a bare ASGI broadcast.
 
 No Django, no database: `GET /s/<n>` holds a Server-Sent Events stream on
-channel n (sending "data: 0" at once), and `POST /send/<n>/<v>` tells every
+channel n (sending "data: 0" at once, and a comment every 15 s as the app
+does, a fifteenth of the streams each second), and `GET /send/<n>/<v>` tells every
 worker (one Unix datagram to each worker's socket in BARE_DIR, as the app's
 default fan-out does) to send "data: <v>" to the streams of channel n. Served
 by the same gunicorn ASGI worker and number of workers as the app.
@@ -16,6 +17,7 @@ from pathlib import Path
 FOLDER = Path(os.environ.get("BARE_DIR", "/tmp/rummy-bare"))
 HEADERS = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-store")]
 channels = {}  # n: set of queues
+beats = [set() for _ in range(15)]  # the queues given a heartbeat each second
 _listening = []
 
 
@@ -39,6 +41,16 @@ def _listen():
 
     asyncio.get_running_loop().add_reader(sock.fileno(), read)
     _listening.append(sock)
+
+    async def beat():
+        second = 0
+        while True:
+            await asyncio.sleep(1)
+            second = (second + 1) % 15
+            for queue in beats[second]:
+                queue.put_nowait(None)
+
+    _listening.append(asyncio.ensure_future(beat()))
 
 
 def _broadcast(n, v):
@@ -67,6 +79,8 @@ async def application(scope, receive, send):
     n = int(parts[1])
     queue = asyncio.Queue()
     channels.setdefault(n, set()).add(queue)
+    slot = id(queue) % 15
+    beats[slot].add(queue)
 
     async def disconnect():
         while (await receive())["type"] != "http.disconnect":
@@ -82,8 +96,10 @@ async def application(scope, receive, send):
             if gone in done:
                 got.cancel()
                 return
-            chunk = b"data: " + got.result() + b"\n\n"
+            number = got.result()
+            chunk = b":\n\n" if number is None else b"data: " + number + b"\n\n"
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
     finally:
         channels[n].discard(queue)
+        beats[slot].discard(queue)
         gone.cancel()
