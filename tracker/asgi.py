@@ -5,8 +5,8 @@ A small router in front of Django:
 - `/g/<token>/stream`, `/w/<token>/stream`, `/t/<token>/stream` and
   `/tw/<token>/stream`, the streams of pushed updates, are held on the worker's
   event loop with no thread (tracker/live/stream.py): about 15 KiB a stream.
-- Every other request goes to Django's WSGI application, as it is, on a small
-  pool of threads: one hand-over to a thread and back per request. Django
+- Every other request goes to Django's WSGI application, as it is, on a
+  thread of its own: one hand-over to a thread and back per request. Django
   answers it exactly as under a WSGI server (its middleware, sessions, CSRF,
   persistent database connections per thread as CONN_MAX_AGE says).
 
@@ -38,9 +38,10 @@ from . import live  # noqa: E402
 from .live import hub as hubs  # noqa: E402
 from .live import stream  # noqa: E402
 
-# Django's requests run on these threads, one at a time under Python's lock;
-# two, so a request waiting on the database does not hold up the rest.
-THREADS = 2
+# Django's requests run on one thread a worker, one at a time as on the sync
+# worker: Django's work is Python's, under its lock, and a second thread only
+# added hand-overs of the lock (measured: a fifth more CPU a deal and its fetches).
+THREADS = 1
 _threads = ThreadPoolExecutor(THREADS, thread_name_prefix="django")
 STREAM = re.compile(r"/(g|w|t|tw)/([^/]+)/stream")
 BODY_IN_MEMORY = 1 << 20  # a larger upload is spooled to a temporary file
