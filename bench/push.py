@@ -687,6 +687,19 @@ class BareSaves:
         return self.numbers[index]
 
 
+def resync_revisions(tables):
+    from django.db import connections
+
+    from tracker.models import Game
+
+    found = dict(
+        Game.objects.filter(pk__in=[t["id"] for t in tables]).values_list("pk", "revision")
+    )
+    for table in tables:
+        table["revision"] = found[table["id"]]
+    connections.close_all()
+
+
 # ------------------------------------------------------------------ main
 
 
@@ -766,6 +779,7 @@ def main(argv=None):
                         thousand_phones(port, pid, games["phones"], cookie, csrf, mode, window, rng)
                     )
                     results[name] = got
+                    resync_revisions(games["phones"])  # saves a cut-off run still made
                     worker = "sync" if app is SYNC else "ASGI"
                     if mode == "polling":
                         say(
