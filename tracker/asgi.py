@@ -4,7 +4,7 @@ A small router in front of Django:
 
 - `/g/<token>/stream`, `/w/<token>/stream`, `/t/<token>/stream` and
   `/tw/<token>/stream`, the streams of pushed updates, are held on the worker's
-  event loop with no thread (tracker/live/stream.py): about 15 KiB a stream.
+  event loop with no thread (tracker/live/stream.py): about 17 KiB a stream.
 - Every other request goes to Django's WSGI application, as it is, on a
   thread of its own: one hand-over to a thread and back per request. Django
   answers it exactly as under a WSGI server (its middleware, sessions, CSRF,
