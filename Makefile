@@ -36,15 +36,20 @@ makemessages: $(VENV)/.installed
 
 # Serve the app on every interface, as a phone on the same Wi-Fi sees it.
 # A home network has no HTTPS: HTTPS=off unless you set it (see README).
+# gunicorn's own ASGI worker serves tracker/asgi.py: the pushed updates'
+# streams on its event loop, every page by Django on a thread. No --max-requests
+# (it would drop the streams); stopping waits GRACEFUL seconds, then ends them.
 # tracker/serving.py: no forwarded header believed (BEHIND_PROXY decides in
 # Django), links' tokens shortened in the logs.
+GRACEFUL ?= 10
 run: $(VENV)/.installed messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	@ip=$$(hostname -I 2>/dev/null | awk '{print $$1}'); \
 	echo; echo "  Open http://$${ip:-127.0.0.1}:$(PORT)/ on a phone on the same network."; echo
-	HTTPS=$${HTTPS:-off} $(BIN)/gunicorn tracker.wsgi --bind 0.0.0.0:$(PORT) \
-		--workers $(WORKERS) --access-logfile - -c python:tracker.serving
+	HTTPS=$${HTTPS:-off} $(BIN)/gunicorn tracker.asgi:application --worker-class asgi \
+		--bind 0.0.0.0:$(PORT) --workers $(WORKERS) --graceful-timeout $(GRACEFUL) \
+		--access-logfile - -c python:tracker.serving
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

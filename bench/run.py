@@ -1005,6 +1005,17 @@ def summary(results):
     say(f"targets: {sum(1 for ok, _ in rows if ok)} met, {missed} missed")
 
 
+def push(quick):
+    """bench/push.py: the pushed updates' `push NAME: X` lines (issue 30), on its own servers."""
+    say()
+    cmd = [PYTHON, str(BENCH / "push.py"), *(["--quick"] if quick else [])]
+    done = run(cmd, capture_output=True, text=True, timeout=3600)
+    for line in done.stdout.splitlines():
+        say(line)
+    if done.returncode != 0:
+        say(f"push: bench/push.py exited {done.returncode}: {done.stderr.strip()[-500:]}")
+
+
 # ------------------------------------------------------------------ main
 
 
@@ -1111,6 +1122,7 @@ def main(argv=None):
                 say(f"warning: gunicorn logged a traceback: see bench/out/{name}")
         summary(results)
         (OUT / "results.json").write_text(json.dumps(results, indent=2, default=str))
+        push(args.quick)
         return 0
     except Broken as error:
         say(f"BENCHMARK BROKEN: {error}")

@@ -274,3 +274,139 @@ document.addEventListener("click", (event) => {
   const details = keep.closest("details");
   if (details) details.open = false;
 });
+// ---------------------------------------------------------------------------
+// Pushed updates (tracker/live/, issue 30). A game screen's board, a view
+// link's and a table page carry data-stream: the URL of a stream (Server-Sent
+// Events) whose every event is "the game (or table) is at revision N". When N
+// is not the revision shown (data-revision), the page fetches the part it
+// already knows how to fetch: the board's own hx-get (answered 204 when
+// nothing changed), the table's part. While the stream is open the board does
+// not poll; while it is not (opening, lost, a proxy that buffers it, no
+// EventSource) the board polls every 2 s as it always did, so the offline
+// notice and its recovery work as before. Without JavaScript nothing changes.
+(() => {
+  if (!window.EventSource || !window.htmx) return; // the poll in the page does it all
+  const POLL = "every 2s";
+  const PUSHED = "revision-moved"; // the event the board's hx-trigger waits for
+  const OPEN_WITHIN_MS = 10000; // no first event by then: this stream does not get through
+  let source = null;
+  let streaming = false; // the first event came and nothing failed since
+  let latest = null; // the revision the stream said last
+  let failures = 0;
+  let reopen = null;
+  let watchdog = null;
+  const holder = () => document.querySelector("[data-stream]");
+  // The board polls, or waits for the stream's word: its hx-trigger, set up again by htmx.
+  const trigger = (value) => {
+    const board = document.getElementById("board");
+    if (!board || !board.hasAttribute("data-stream") || board.getAttribute("hx-trigger") === value) return;
+    board.setAttribute("hx-trigger", value);
+    htmx.process(board);
+  };
+  // Fetch the shown part if the stream said another revision (or the page says
+  // it is offline: the fetch that succeeds brings it back online).
+  let waitingForTyping = false;
+  const fetchIfMoved = () => {
+    const shown = holder();
+    if (!shown || latest === null) return;
+    const offline = document.documentElement.classList.contains("offline");
+    if (shown.dataset.revision === latest && !offline) return;
+    // A change of this phone's is on its way: its answer brings the new part,
+    // and the htmx:afterSettle below looks again.
+    if (document.querySelector("form.htmx-request, #board.htmx-request, #table.htmx-request")) return;
+    if (shown.id === "board") {
+      htmx.trigger(shown, PUSHED);
+      return;
+    }
+    // A table page: its part afresh, unless someone is typing in it (then when they leave the box).
+    const typing = document.activeElement;
+    if (typing && shown.contains(typing) && typing.matches("input:not([type=hidden]), select, textarea")) {
+      waitingForTyping = true;
+      return;
+    }
+    htmx.ajax("GET", location.pathname + location.search, { source: shown, target: shown, swap: "outerHTML" });
+  };
+  const close = () => {
+    clearTimeout(watchdog);
+    if (source) source.close();
+    source = null;
+    streaming = false;
+  };
+  const fail = () => {
+    close();
+    trigger(POLL); // the poll carries on while the stream is away
+    failures += 1;
+    // Again later, spread out: 1-3 s, then doubling, at most 5 minutes.
+    const wait = Math.min(300, 2 ** failures) * (500 + Math.random() * 1000);
+    clearTimeout(reopen);
+    reopen = setTimeout(open, wait);
+  };
+  function open() {
+    clearTimeout(reopen);
+    const shown = holder();
+    if (!shown || document.visibilityState === "hidden") return;
+    const url = new URL(shown.dataset.stream, location.href).href;
+    if (source && source.url === url) return;
+    close();
+    source = new EventSource(url);
+    watchdog = setTimeout(fail, OPEN_WITHIN_MS);
+    source.onmessage = (event) => {
+      clearTimeout(watchdog);
+      failures = 0;
+      streaming = true;
+      latest = event.data;
+      trigger(PUSHED);
+      fetchIfMoved();
+    };
+    // Any error (the server restarting, the network gone, a 404): this page
+    // opens the stream again itself, later, and polls meanwhile.
+    source.onerror = fail;
+  }
+  // A new board or table part came in: it polls again as the server wrote it,
+  // so it is told to wait for the stream if the stream is open; the stream
+  // follows the part (a finished game's board has no stream: it is closed).
+  document.addEventListener("htmx:afterSettle", () => {
+    const shown = holder();
+    if (!shown) {
+      close();
+      return;
+    }
+    if (!source || source.url !== new URL(shown.dataset.stream, location.href).href) {
+      open();
+      return;
+    }
+    if (streaming) trigger(PUSHED);
+    fetchIfMoved();
+  });
+  // A fetch the stream asked for could not reach the server: the network is
+  // gone, whatever the stream says. Poll (the offline notice comes and goes
+  // with the poll) until the stream is opened again; at once when the phone
+  // says it is back online.
+  document.addEventListener("htmx:sendError", () => {
+    if (source) fail();
+  });
+  window.addEventListener("online", () => {
+    failures = 0;
+    if (!source) open();
+  });
+  document.addEventListener("focusout", () => {
+    if (!waitingForTyping) return;
+    waitingForTyping = false;
+    setTimeout(fetchIfMoved, 0); // once the focus has moved on
+  });
+  // Phones end a hidden page's connections without a word: the stream is closed
+  // while the page is hidden, and opened again, a moment apart from the other
+  // phones, when it shows (its first event says whether anything changed).
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") {
+      clearTimeout(reopen);
+      close();
+    } else {
+      failures = 0;
+      clearTimeout(reopen);
+      reopen = setTimeout(open, Math.random() * 1000);
+    }
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", open);
+  else open();
+})();

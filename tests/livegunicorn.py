@@ -142,6 +142,10 @@ def ensure_static_files():
     _static_checked = True
 
 
+# What `make run` serves: tracker/asgi.py on gunicorn's ASGI worker (streams and pages).
+ASGI = ("tracker.asgi:application", "--worker-class", "asgi")
+
+
 # ------------------------------------------------------------ databases
 
 
@@ -270,6 +274,10 @@ class LiveServer:
     log_path: Path
     workers: int = WORKERS
     env: dict = field(default_factory=dict)  # more environment, e.g. CACHE_URL
+    # The application and its worker: `make run`'s is ASGI=("tracker.asgi:application",
+    # "--worker-class", "asgi"); more gunicorn arguments after them.
+    app: tuple = ("tracker.wsgi",)
+    graceful_timeout: int = 5
     port: int = 0
     process: subprocess.Popen | None = None
     _log: object = None
@@ -296,7 +304,7 @@ class LiveServer:
                     PYTHON,
                     "-m",
                     "gunicorn",
-                    "tracker.wsgi",
+                    *self.app,
                     "--bind",
                     f"127.0.0.1:{self.port}",
                     "--workers",
@@ -304,7 +312,7 @@ class LiveServer:
                     "--timeout",
                     "60",
                     "--graceful-timeout",
-                    "5",
+                    str(self.graceful_timeout),
                 ],
                 cwd=ROOT,
                 env=server_env(self.db.url, **self.env),
@@ -367,12 +375,12 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def live_server(db, log_dir, workers=WORKERS, env=None):
+def live_server(db, log_dir, workers=WORKERS, env=None, app=("tracker.wsgi",), graceful_timeout=5):
     ensure_static_files()
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
     log = log_dir / f"gunicorn-{secrets.token_hex(3)}.log"
-    server = LiveServer(db, log, workers, env or {})
+    server = LiveServer(db, log, workers, env or {}, app, graceful_timeout)
     server.start()
     try:
         yield server

@@ -35,30 +35,7 @@ def redis_server(tmp_dir):
     pidfile = tmp_dir / "redis.pid"
     for _ in range(3):  # another process may take the free port first
         port = free_port()
-        done = subprocess.run(
-            [
-                "redis-server",
-                "--port",
-                str(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--daemonize",
-                "yes",
-                "--dir",
-                str(tmp_dir),
-                "--pidfile",
-                str(pidfile),
-                "--logfile",
-                str(tmp_dir / "redis.log"),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
+        done = _start(port, tmp_dir)
         if done.returncode == 0 and _answers(port):
             break
         _stop(pidfile)
@@ -69,6 +46,43 @@ def redis_server(tmp_dir):
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         _stop(pidfile)
+
+
+def restart(url, tmp_dir):
+    """Stop the server `redis_server(tmp_dir)` started and start it again, empty, on its port."""
+    tmp_dir = Path(tmp_dir)
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    _stop(tmp_dir / "redis.pid")
+    done = _start(port, tmp_dir)
+    if done.returncode != 0 or not _answers(port):
+        raise AssertionError(f"redis-server did not start again: {done.stderr}")
+
+
+def _start(port, tmp_dir):
+    return subprocess.run(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "yes",
+            "--dir",
+            str(tmp_dir),
+            "--pidfile",
+            str(tmp_dir / "redis.pid"),
+            "--logfile",
+            str(tmp_dir / "redis.log"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
 
 
 def _answers(port, timeout=10.0):

@@ -11,16 +11,18 @@ import sqlite3
 
 import pytest
 
-from .livegunicorn import live_database, live_server, points_game_doc
+from .livegunicorn import ASGI, live_database, live_server, points_game_doc
 
 HUGE = 300_000_000
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+# The sync worker, and the ASGI worker `make run` serves (tracker/asgi.py reads
+# a page's body before Django: it must refuse a body too big as unread).
+@pytest.fixture(scope="module", params=[("tracker.wsgi",), ASGI], ids=["sync", "asgi"])
+def server(request, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("bad-requests")
     with live_database("sqlite", tmp / "db") as db:  # noqa: SIM117
-        with live_server(db, tmp / "log", workers=2) as running:
+        with live_server(db, tmp / "log", workers=2, app=request.param) as running:
             running.game = db.import_game(points_game_doc(deals=3))
             yield running
 

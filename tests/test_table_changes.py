@@ -419,7 +419,7 @@ def test_the_table_page_and_the_game_form_show_the_notice_where_htmx_swaps_it():
     answer = phone.client.post(action, fields, HTTP_HX_TARGET="table", **HTMX)
     fragment = text(answer)
     assert answer.status_code == 409
-    assert fragment.lstrip().startswith('<div id="table">')
+    assert fragment.lstrip().startswith('<div id="table"')
     assert f'<p class="notice warn" role="alert">{STALE}</p>' in fragment
     answer = phone.submit(forms["new game"], htmx=True)
     assert answer.status_code == 409

@@ -200,6 +200,15 @@ else:
         }
     }
 
+# Pushed updates (tracker/live/): how a change reaches every worker holding a
+# stream of it. "local": Unix datagrams between this machine's workers through
+# LIVE_DIR (the default, no extra server); "redis": pub/sub on CACHE_URL (or
+# REDIS_URL), for several servers, chosen when one is set; "postgres":
+# NOTIFY/LISTEN on the database (not through pgbouncer's transaction pooling).
+LIVE_REDIS_URL = CACHE_URL
+LIVE_FANOUT = os.environ.get("LIVE_FANOUT") or ("redis" if CACHE_URL else "local")
+LIVE_DIR = Path(os.environ.get("LIVE_DIR") or BASE_DIR / "var" / "live")
+
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_HTTPONLY = True

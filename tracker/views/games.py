@@ -207,6 +207,8 @@ def game_context(request, game, state, can_edit, **extra):
         "all_events": all_events,
         "query": query,
         "live_url": f"{live_url}?v={game.revision}" + ("&history=all" if all_events else ""),
+        # The page's stream of pushed updates (tracker/asgi.py, tracker/live/).
+        "stream_url": (game.get_absolute_url() if can_edit else game.get_view_url()) + "stream",
         "json_url": reverse(f"{prefix}json", args=[token]),
         "csv_url": reverse(f"{prefix}csv", args=[token]),
         "chart_url": reverse(f"{prefix}chart", args=[token]),

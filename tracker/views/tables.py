@@ -16,7 +16,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import allowance, i18n, rules, tables
+from .. import allowance, i18n, live, rules, tables
 from ..documents import game_json, stats
 from ..forms import FORMAT_CHOICES, MemberForm, NewTableForm, TableGameForm
 from ..models import Game, MemberError, StaleTable, Table
@@ -150,6 +150,9 @@ def _page_context(request, table, can_edit, **extra):
         "formats": FORMAT_FILTERS,
         "stats": stats.table_stats(members, found),
         "removed": list(table.games.removed().order_by("-removed_at")),
+        # What the page's stream compares its events with (tracker/live/).
+        "live_version": live.table_version(table.revision, [g.revision for g in games]),
+        "stream_url": (table.get_absolute_url() if can_edit else table.get_view_url()) + "stream",
         "money_rules": stats.money_rules(found),
         # A table that plays for fun shows no money (nor a settle-up of nothing).
         "for_money": any(summary["for_money"] for summary in found),

@@ -1,0 +1,217 @@
+"""Pushed updates in Debian's chromium: two phones on `make run`'s server.
+
+The server is tracker/asgi.py on gunicorn's ASGI worker with two workers, on a
+database of its own (tests/livegunicorn.py), not pytest-django's live server
+(which serves no streams: there the pages poll, as the other browser tests
+show). Each phone is a Chromium context on a 360 px screen; a test fails on a
+Content Security Policy violation or an uncaught error in either.
+"""
+
+import re
+import tempfile
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from ..livegunicorn import ASGI, live_database, live_server, points_game_doc
+from .conftest import CSP_CONSOLE, CSP_LISTENER, PHONE, PhoneLog
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SAVE = re.compile(r"/g/[^/]+/deal/")
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    with live_database("sqlite", tmp_path_factory.mktemp("push-db")) as made:
+        yield made
+
+
+@pytest.fixture(scope="module")
+def server(db, tmp_path_factory):
+    with tempfile.TemporaryDirectory(prefix="live-", dir="/tmp") as folder:
+        env = {"LIVE_DIR": folder, "CACHE_URL": "", "REDIS_URL": ""}
+        log_dir = tmp_path_factory.mktemp("push-server")
+        with live_server(db, log_dir, workers=2, env=env, app=ASGI) as running:
+            yield running
+        assert "Traceback" not in running.log_text()
+
+
+class Phone:
+    """A Chromium context and its page, with what the page requested and reported."""
+
+    def __init__(self, browser, base_url):
+        self.log = PhoneLog()
+        self.context = browser.new_context(base_url=base_url, **PHONE)
+        self.context.set_default_timeout(10_000)
+        self.context.expose_binding(
+            "__reportCspViolation", lambda source, text: self.log.csp.append(text)
+        )
+        self.context.add_init_script(CSP_LISTENER)
+        self.page = self.context.new_page()
+        self.requests = []  # (time.monotonic(), method, url)
+        self.page.on("request", self._requested)
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.log.page_errors.append(str(error)))
+
+    def _requested(self, request):
+        self.requests.append((time.monotonic(), request.method, request.url))
+
+    def _console(self, message):
+        if CSP_CONSOLE.search(message.text):
+            self.log.csp.append(message.text)
+
+    def polls(self, since=0.0):
+        """Requests for the board (`.../live/?v=N`) made after `since`."""
+        return [t for t, _, url in self.requests if "/live/" in url and t >= since]
+
+    def streams(self):
+        return [url for _, _, url in self.requests if url.endswith("/stream")]
+
+
+@pytest.fixture
+def phones(browser, server):
+    made = []
+
+    def phone():
+        made.append(Phone(browser, server.url))
+        return made[-1]
+
+    yield phone
+    problems = "\n".join(p.log.problems() for p in made if p.log.problems())
+    for p in made:
+        p.context.close()
+    assert not problems, problems
+
+
+def type_deal(page, winner, **points):
+    """Tap the winner and type each other player's points, without saving."""
+    form = page.locator("#deal-entry")
+    form.locator("label.win", has_text=re.compile(rf"^\s*{winner}")).click()
+    for name, value in points.items():
+        row = form.locator(".deal-row", has=page.locator("label.win", has_text=name))
+        row.locator(".points input").fill(str(value))
+
+
+def save(page):
+    """Tap Save; (when the save was sent, when its answer came) by this test's clock."""
+    sent = time.monotonic()
+    with page.expect_response(lambda r: SAVE.search(r.url) and r.request.method == "POST") as saved:
+        page.locator("#deal-entry").get_by_role("button", name=re.compile("Save deal")).click()
+    answered = time.monotonic()
+    assert saved.value.status == 200
+    return sent, answered
+
+
+def board_shows(page, revision):
+    """When (this test's clock) the page's board showed `revision`: told by the page itself."""
+    shown = {}
+    page.expose_function("__boardShown", lambda: shown.setdefault("at", time.monotonic()))
+    page.evaluate(
+        """(revision) => {
+          const seen = () => {
+            const board = document.getElementById("board");
+            if (!board || board.dataset.revision !== revision) return false;
+            window.__boardShown();
+            return true;
+          };
+          if (!seen()) {
+            const watch = new MutationObserver(() => { if (seen()) watch.disconnect(); });
+            const all = { subtree: true, childList: true, attributes: true };
+            watch.observe(document.querySelector("main"), all);
+          }
+        }""",
+        str(revision),
+    )
+    return shown
+
+
+def test_a_deal_saved_on_one_phone_shows_on_the_other_within_half_a_second_and_nobody_polls(
+    db, phones
+):
+    game = db.import_game(points_game_doc(name="Pushed", deals=2))
+    scorer, watcher = phones(), phones()
+    watcher.page.clock.install()
+    watcher.page.goto(f"/w/{game['view_token']}/")
+    # The stream's first event came: the board waits for the stream, not the clock.
+    expect(watcher.page.locator("#board")).to_have_attribute("hx-trigger", "revision-moved")
+    # Ten seconds of the page's timers, at once: a poll every 2 s would have gone out.
+    watcher.page.clock.run_for(10_000)
+    assert watcher.polls() == []
+    shown = board_shows(watcher.page, 3)
+
+    scorer.page.goto(f"/g/{game['edit_token']}/")
+    expect(scorer.page.locator("#board")).to_have_attribute("hx-trigger", "revision-moved")
+    type_deal(scorer.page, "Ravi", Asha=12, Meena=30, Kiran=2)
+    sent, answered = save(scorer.page)
+    expect(watcher.page.locator("#board .meta")).to_contain_text("3 deals played")
+    took = shown["at"] - answered
+    print(f"the watcher showed deal 3 {took * 1000:.0f} ms after the scorer's save was answered")
+    assert took < 0.5
+    # One request for the board, the one the stream's event asked for; none before the save.
+    assert len(watcher.polls()) == 1 and watcher.polls(since=sent) == watcher.polls()
+    # Ravi won deal 3: Asha paid him 12 on top of the 2 imported deals.
+    expect(watcher.page.locator("#board")).to_contain_text("Ravi")
+    # The scorer's own phone fetched nothing either: its save's answer brought the board.
+    assert scorer.polls() == []
+    assert len(watcher.streams()) == 1 and "/w/" in watcher.streams()[0]
+
+
+def test_with_its_stream_blocked_a_phone_falls_back_to_the_poll_and_still_updates(db, phones):
+    game = db.import_game(points_game_doc(name="Blocked", deals=2))
+    scorer, watcher = phones(), phones()
+    watcher.context.route("**/stream", lambda route: route.abort())  # a proxy in the way
+    watcher.page.goto(f"/w/{game['view_token']}/")
+    scorer.page.goto(f"/g/{game['edit_token']}/")
+    type_deal(scorer.page, "Meena", Asha=5, Ravi=7, Kiran=9)
+    sent, _ = save(scorer.page)
+    expect(watcher.page.locator("#board .meta")).to_contain_text("3 deals played")
+    expect(watcher.page.locator("#board")).to_have_attribute("hx-trigger", "every 2s")
+    assert watcher.polls(since=sent)  # the poll brought it
+    assert watcher.streams()  # the stream was tried
+    expect(watcher.page.locator(".notice")).to_have_count(0)  # and nothing alarming was said
+
+
+def test_a_half_typed_deal_follows_the_other_phones_save_and_keeps_what_was_typed(db, phones):
+    game = db.import_game(points_game_doc(name="In step", deals=2))
+    typing, other = phones(), phones()
+    typing.page.goto(f"/g/{game['edit_token']}/")
+    other.page.goto(f"/g/{game['edit_token']}/")
+    for phone in (typing, other):
+        expect(phone.page.locator("#board")).to_have_attribute("hx-trigger", "revision-moved")
+    type_deal(typing.page, "Kiran", Asha=40)
+    type_deal(other.page, "Asha", Ravi=3, Meena=4, Kiran=5)
+    save(other.page)
+    form = typing.page.locator("#deal-entry")
+    expect(form.get_by_role("heading")).to_contain_text("Enter deal 4")
+    expect(form.locator(".drift")).to_be_visible()
+    asha = form.locator(".deal-row", has=typing.page.locator("label.win", has_text="Asha"))
+    expect(asha.locator(".points input")).to_have_value("40")
+    assert typing.polls() and all("/g/" in url for _, _, url in typing.requests if "/live/" in url)
+    # Saving it shows the other phone's deal first, what was typed kept to save as deal 4.
+    typing.page.locator("#deal-entry").get_by_role("button", name=re.compile("Save deal")).click()
+    expect(typing.page.locator("#conflict")).to_contain_text("The other phone saved: deal 3")
+    expect(asha.locator(".points input")).to_have_value("40")
+
+
+def test_offline_a_phone_says_so_and_comes_back_by_itself(db, phones):
+    game = db.import_game(points_game_doc(name="Offline", deals=1))
+    watcher, scorer = phones(), phones()
+    watcher.page.goto(f"/w/{game['view_token']}/")
+    expect(watcher.page.locator("#board")).to_have_attribute("hx-trigger", "revision-moved")
+    watcher.context.set_offline(True)
+    expect(watcher.page.locator(".offline-notice")).to_be_visible(timeout=15_000)
+    scorer.page.goto(f"/g/{game['edit_token']}/")
+    type_deal(scorer.page, "Asha", Ravi=10, Meena=20, Kiran=30)
+    save(scorer.page)
+    # The board could not be fetched: the page polls again, and says it is still offline.
+    expect(watcher.page.locator("#board")).to_have_attribute("hx-trigger", "every 2s")
+    expect(watcher.page.locator(".offline-notice")).to_be_visible()
+    watcher.context.set_offline(False)
+    expect(watcher.page.locator(".offline-notice")).to_have_count(0, timeout=15_000)
+    expect(watcher.page.locator("#board .meta")).to_contain_text("2 deals played")
+    # Back on the stream: the board waits for it again.
+    expect(watcher.page.locator("#board")).to_have_attribute(
+        "hx-trigger", "revision-moved", timeout=15_000
+    )

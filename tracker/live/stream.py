@@ -1,0 +1,82 @@
+"""The stream of one game screen, view link or table page: a bare ASGI handler.
+
+    GET /g/<edit token>/stream    GET /w/<view token>/stream
+    GET /t/<edit token>/stream    GET /tw/<view token>/stream
+
+The link is checked once, on one of Django's threads (`tracker.live.find`):
+a wrong or unknown link is answered 404 and no stream. Then the stream is held
+on the event loop, with no thread: the current revision at once (so a
+reconnect needs no replay), a comment every HEARTBEAT seconds, and the new
+revision each time the worker's hub hears of one. An event is only
+"data: <revision>": nothing a link could be derived from. The stream ends
+when the phone goes, when the game or table is deleted, or when the server
+stops (its graceful timeout).
+"""
+
+import asyncio
+import random
+
+from .hub import BEAT, GONE, LEFT
+
+HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-store"),
+    (b"x-accel-buffering", b"no"),  # nginx: pass each event on at once
+    (b"x-content-type-options", b"nosniff"),
+]
+RETRY_MS = (2000, 6000)  # a reconnect's wait, spread so a restart is not met by every phone at once
+
+
+async def _refuse(send, status, text):
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8")],
+        }
+    )
+    await send({"type": "http.response.body", "body": text.encode()})
+
+
+async def serve(scope, receive, send, hub, kind, token, find):
+    """`find(kind, token)` -> (channel, version) or None, awaited (it runs on a thread)."""
+    if scope["method"] != "GET":
+        await _refuse(send, 405, "A stream is read with GET.\n")
+        return
+    found = await find(kind, token)
+    if found is None:
+        what = "game" if kind in ("g", "w") else "table"
+        await _refuse(send, 404, f"No {what} has that link.\n")
+        return
+    channel, version = found
+    listener = hub.join(channel, version)
+
+    async def wait_for_the_phone_to_go():
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        listener.tell(LEFT)
+
+    gone = asyncio.ensure_future(wait_for_the_phone_to_go())
+    try:
+        await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+        hello = f"retry: {random.randint(*RETRY_MS)}\ndata: {version}\n\n"
+        await send({"type": "http.response.body", "body": hello.encode(), "more_body": True})
+        while True:
+            news = await listener.next()
+            if news in (LEFT, GONE):
+                break
+            if news == BEAT:
+                chunk = b":\n\n"
+            elif news != listener.known:
+                chunk = f"data: {news}\n\n".encode()
+                listener.known = news
+            else:
+                continue
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        if not gone.done():  # deleted or stopping: end the response; the phone reconnects
+            await send({"type": "http.response.body", "body": b""})
+    except OSError:
+        pass  # the connection broke while writing: nothing more to send
+    finally:
+        hub.leave(listener)
+        gone.cancel()
