@@ -85,10 +85,11 @@ def load_tests(live, games, args, seconds):
         f"{args.connections} connections, {seconds} s a test"
     )
     load.wait_quiet(args.quiet_wait)
-    figures, ratios, cycle = load.load_tests(live, games, seconds, args.connections)
+    figures, ratios, cpu_ratios, cycle = load.load_tests(live, games, seconds, args.connections)
     for name, (label, floor) in FLOORS.items():
         errors = figures[name]["errors"]
-        shown = f"{ratios[name]:.2f}" + (f" ({errors} answers not 2xx)" if errors else "")
+        shown = f"{ratios[name]:.2f} (per CPU-second {cpu_ratios[name]:.2f})"
+        shown += f" ({errors} answers not 2xx)" if errors else ""
         judge(label, shown, f">= {floor}", ratios[name] >= floor and not errors)
     judge("table cycle: server CPU for 1 save + 6 polls", f"{cycle['cpu_ms']:.1f} ms")
     say(report.load_line())
@@ -112,22 +113,18 @@ def lighthouse(live, games, args):
         scores = measured[language]["scores"]
         served = measured[language]["served"]
         where = language if served == language else f"{language}, served in {served}"
-        judge(f"lighthouse performance ({where})", str(scores["performance"]))
-        for category, target in LIGHTHOUSE.items():
-            got = scores[category]
-            judge(f"lighthouse {category} ({where})", str(got), str(target), got >= target)
+        shown = " / ".join(str(scores[c]) for c in LIGHTHOUSE)
+        ok = all(scores[c] >= target for c, target in LIGHTHOUSE.items())
+        target = " / ".join(str(t) for t in LIGHTHOUSE.values())
+        figure = f"lighthouse game screen ({where}): accessibility / best practices"
+        judge(figure, f"{shown} (performance {scores['performance']})", target, ok)
 
 
 def push(quick):
-    """The pushed updates' figures: bench/push.py's main(argv), when that module exists.
-    It prints its own `push NAME: X` lines and targets; rows it returns join the summary."""
-    if importlib.util.find_spec("bench.push") is None:
-        return
-    from bench import push as pushed
-
-    say()
-    for row in pushed.main(["--quick"] if quick else []) or ():
-        report.ROWS.append(row)
+    """The pushed updates' figures: bench/push.py's main(argv), when it exists (README)."""
+    if importlib.util.find_spec("bench.push") is not None:
+        say()
+        importlib.import_module("bench.push").main(["--quick"] if quick else [])
 
 
 def main(argv=None):
