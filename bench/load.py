@@ -2,10 +2,10 @@
 divided by the one-row baseline's in the same run, and the table cycle.
 
 Each endpoint's answer is checked once before it is timed; any answer that is
-not 2xx during a test fails its figure. The baseline runs first and again last,
-and the ratios divide by the mean of the two, so a drift of a shared machine
-over the run weighs on no figure alone. Beside each figure: how busy the CPU
-was, and how much of it was not this benchmark (other sessions' work).
+not 2xx during a test fails its figure. The baseline runs before and after each
+figure, and each ratio divides by the mean of the two beside it, so a drift of a
+shared machine over the run weighs on no figure alone. Beside each figure: how
+busy the CPU was, and how much of it was not this benchmark (other sessions').
 """
 
 from __future__ import annotations
@@ -199,28 +199,35 @@ def load_tests(server, games, seconds, connections):
         )
         return figure
 
-    figures = {}
-    for name, (path, headers, _, _) in asked.items():
-        figures[name] = timed(
-            name, lambda n=name, p=path, h=headers: wrk(n, port, p, seconds, connections, h)
-        )
-    figures["deal-save"] = timed(
-        "deal-save", lambda: deal_save("deal-save", port, games["saves"], seconds, connections)
-    )
+    runs = {
+        name: lambda n=name, p=path, h=headers: wrk(n, port, p, seconds, connections, h)
+        for name, (path, headers, _, _) in asked.items()
+        if name != "baseline"
+    }
+    runs["deal-save"] = lambda: deal_save("deal-save", port, games["saves"], seconds, connections)
+
+    def baseline(n):
+        path = asked["baseline"][0]
+        return timed("baseline", lambda: wrk(f"baseline-{n}", port, path, seconds, connections))
+
+    def per_cpu(figure):
+        return figure["requests"] / max(0.01, figure["ours_s"])
+
+    # The baseline runs before and after each figure, which is divided by the mean
+    # of the two beside it: a shared machine's load drifts over a run.
+    baselines = [baseline(1)]
+    figures, ratios, cpu_ratios = {}, {}, {}
+    for name, start in runs.items():
+        figures[name] = timed(name, start)
+        baselines.append(baseline(len(baselines) + 1))
+        before, after = baselines[-2:]
+        ratios[name] = figures[name]["rps"] / ((before["rps"] + after["rps"]) / 2)
+        # The same by requests per CPU-second of ours: steadier when other sessions
+        # take the CPU, so a busy machine shows as one.
+        cpu_ratios[name] = per_cpu(figures[name]) / ((per_cpu(before) + per_cpu(after)) / 2)
+    rates = [b["rps"] for b in baselines]
+    say(f"baseline: {min(rates):.0f} to {max(rates):.0f} req/s over {len(rates)} runs")
     cycle = table_cycle(server, games["tables"], seconds)
-    figures["baseline-again"] = timed(
-        "baseline (again, last)",
-        lambda: wrk("baseline-again", port, "/bench/baseline/", seconds, connections),
-    )
-    first, last = figures["baseline"]["rps"], figures["baseline-again"]["rps"]
-    base = (first + last) / 2
-    say(f"baseline: {base:.0f} req/s (first and last, drift {abs(last - first) / base:.0%})")
-    ratios = {n: f["rps"] / base for n, f in figures.items() if not n.startswith("baseline")}
-    # The same ratios by requests per CPU-second of ours: steadier than requests a
-    # second when other sessions take the CPU, so a noisy figure shows as one.
-    per_cpu = {n: f["requests"] / max(0.01, f["ours_s"]) for n, f in figures.items()}
-    base_cpu = (per_cpu["baseline"] + per_cpu["baseline-again"]) / 2
-    cpu_ratios = {n: per_cpu[n] / base_cpu for n in ratios}
     return figures, ratios, cpu_ratios, cycle
 
 

@@ -4,7 +4,7 @@ beside its target with PASS or MISS, ending with a summary table (bench/README.m
     .venv/bin/python bench/run.py             # the full run: 10 s a load test, 3 Lighthouse runs
     .venv/bin/python bench/run.py --quick     # 3 s a load test, 1 Lighthouse run
     .venv/bin/python bench/run.py --profile   # also pyinstrument profiles in bench/out/
-    .venv/bin/python bench/run.py --only lighthouse
+    .venv/bin/python bench/run.py --only load        # or lighthouse: that part alone
 
 One run, on a fresh SQLite database in a temporary folder: the games made
 (bench/games.py); figures in this process (bench/inprocess.py); gunicorn
@@ -135,7 +135,7 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=server.WORKERS, help="as `make run`")
     parser.add_argument("--lighthouse-runs", type=int, help="runs a language (3; 1 with --quick)")
     parser.add_argument("--no-lighthouse", action="store_true")
-    parser.add_argument("--only", choices=["lighthouse"], help="only the games and Lighthouse")
+    parser.add_argument("--only", choices=["load", "lighthouse"], help="only this part")
     parser.add_argument("--profile", action="store_true", help="pyinstrument profiles too")
     parser.add_argument(
         "--quiet-wait", type=int, default=60, help="seconds to wait for a quiet CPU"
@@ -152,15 +152,15 @@ def main(argv=None):
             from django.db import connections
 
             games = bench_games.make_games()
-            if args.only != "lighthouse":
+            if args.only is None:
                 in_process(games, args)
             connections.close_all()
             with server.gunicorn(db, args.workers) as live:
-                if args.only != "lighthouse":
+                if args.only in (None, "load"):
                     load_tests(live, games, args, seconds)
-                if not args.no_lighthouse:
+                if args.only in (None, "lighthouse") and not args.no_lighthouse:
                     lighthouse(live, games, args)
-            if args.only != "lighthouse":
+            if args.only is None:
                 push(args.quick)
             if "Traceback" in "".join(p.read_text() for p in report.OUT.glob("gunicorn-*.log")):
                 say("warning: gunicorn logged a traceback: see bench/out/gunicorn-*.log")
