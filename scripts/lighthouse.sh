@@ -15,15 +15,7 @@ binary=$bench/node_modules/.bin/lighthouse
 if [ -x "$binary" ] && [ "$("$binary" --version 2>/dev/null)" = "$want" ]; then
     exit 0
 fi
-if ! command -v npm >/dev/null 2>&1; then
-    reason=$(apt_unavailable_reason)
-    if [ -n "$reason" ]; then
-        say "npm is missing and $reason: apt-get install npm, then make bench."
-        exit 1
-    fi
-    say "npm is missing: installing Debian's npm for Lighthouse."
-    apt_install npm || exit 1
-fi
+need_command npm npm "Lighthouse in make bench" || exit 1
 say "Installing lighthouse@$want (npm ci, into bench/node_modules)."
 log=$(mktemp "${TMPDIR:-/tmp}/rummy-tracker-npm.XXXXXX.log")
 (cd "$bench" && run_logged "$log" npm ci --no-audit --no-fund --loglevel=error) || exit 1

@@ -6,13 +6,4 @@ set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-if command -v wrk >/dev/null 2>&1; then
-    exit 0
-fi
-reason=$(apt_unavailable_reason)
-if [ -n "$reason" ]; then
-    say "wrk is missing and $reason: apt-get install wrk, then make bench."
-    exit 1
-fi
-say "wrk is missing: installing Debian's wrk for the load figures."
-apt_install wrk && command -v wrk >/dev/null 2>&1
+need_command wrk wrk "the load figures of make bench"
