@@ -81,9 +81,10 @@ MUTANTS_ARGS ?=
 mutants: $(VENV)/.installed-test
 	$(BIN)/python scripts/mutants.py $(MUTANTS_ARGS)
 
-# Load, growth and page-quality figures (bench/README.md). Installs wrk, chromium and
-# Lighthouse when missing (root). Exits 0 when a target is missed; BENCH_ARGS=--quick to try.
-# The compiled translations first: without them the Hindi pages it measures are English.
+# What a family's phones ask, measured, each figure against its target (bench/README.md).
+# Installs wrk, chromium and Lighthouse when missing (root; scripts/wrk.sh, chromium.sh,
+# lighthouse.sh). Exits 0 when a target is missed; BENCH_ARGS=--quick for a short try.
+# The compiled translations first: without them the pages it measures in Hindi are English.
 BENCH_ARGS ?=
 bench: $(VENV)/.installed-test messages
 	$(BIN)/python bench/run.py $(BENCH_ARGS)

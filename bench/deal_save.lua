@@ -1,4 +1,4 @@
--- The deal-save load for wrk (bench/run.py): deals posted as the page's htmx
+-- The deal-save load for wrk (bench/load.py): deals posted as the page's htmx
 -- form posts them, each wrk thread round-robin over games of its own.
 --
 --   wrk -tT -s bench/deal_save.lua http://127.0.0.1:PORT -- CONFIG T
@@ -10,7 +10,7 @@
 -- connections are far fewer than its games, the post before on the same game
 -- has been answered before the next is sent, so none is refused as stale.
 -- Every answer that is not 2xx is counted; done() prints "bad answers: N",
--- and bench/run.py fails the figure when N > 0.
+-- and bench/load.py fails the figure when N > 0.
 
 local threads = {}
 local counter = 0

@@ -1,6 +1,6 @@
 """The table-cycle load: games at the table, each with 4 scoring phones and 2 watchers.
 
-Run by bench/run.py in a process of its own (standard library only):
+Run by bench/load.py in a process of its own (standard library only):
 
     python bench/table_cycle.py CONFIG.json
 
@@ -145,7 +145,7 @@ class Table(threading.Thread):
 def main(path):
     """Open every phone's page, print "ready", wait for a line on stdin, then run.
 
-    bench/run.py reads the server's CPU time between "ready" and the end, so
+    bench/load.py reads the server's CPU time between "ready" and the end, so
     the pages opened before the first cycle are not counted in a cycle.
     """
     with open(path) as f:

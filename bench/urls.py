@@ -11,7 +11,7 @@ __all__ = ["handler404", "urlpatterns"]
 
 
 def baseline(request):
-    """Read one game row from the same database and answer a few bytes."""
+    """Read one game row from the same database and answer a few bytes: the one-row baseline."""
     game = Game.objects.only("id", "revision").order_by("pk").first()
     return HttpResponse(f"ok {game.revision if game else '-'}\n", content_type="text/plain")
 

@@ -54,3 +54,19 @@ apt_install() {
     run_logged "$log" env DEBIAN_FRONTEND=noninteractive \
         apt-get "${APT_OPTS[@]}" install -y "$@"
 }
+
+# need_command COMMAND PACKAGE PURPOSE: succeed when COMMAND is on the PATH,
+# else install Debian's PACKAGE (as root on Debian); fail saying why it cannot.
+need_command() {
+    local command=$1 package=$2 purpose=$3 reason
+    if command -v "$command" >/dev/null 2>&1; then
+        return 0
+    fi
+    reason=$(apt_unavailable_reason)
+    if [ -n "$reason" ]; then
+        say "$command is missing and $reason: apt-get install $package, for $purpose."
+        return 1
+    fi
+    say "$command is missing: installing Debian's $package for $purpose."
+    apt_install "$package" && command -v "$command" >/dev/null 2>&1
+}

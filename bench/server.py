@@ -1,0 +1,59 @@
+"""The database and the servers of a bench run, from the helper the tests use
+(tests/livegunicorn.py): a migrated SQLite database in a temporary folder, and
+gunicorn (sync workers, as `make run` starts) with bench.settings, the
+production settings plus one baseline view (bench/urls.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from pathlib import Path
+
+from bench.report import OUT, ROOT
+
+sys.path.insert(0, str(ROOT))
+
+from tests import livegunicorn
+
+SETTINGS = "bench.settings"
+WORKERS = 2 * (os.cpu_count() or 1) + 1  # as `make run`
+
+
+@contextlib.contextmanager
+def database(tmp):
+    """A migrated database in `tmp`, with this process set up to use it through the ORM.
+
+    This process takes the servers' environment (livegunicorn.server_env), so
+    what it makes and counts in-process is what the servers read.
+    """
+    cache_dir = Path(tmp) / "cache"
+    with livegunicorn.live_database("sqlite", tmp) as db:
+        env = livegunicorn.server_env(
+            db.url,
+            DJANGO_SETTINGS_MODULE=SETTINGS,
+            ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+            CACHE_DIR=str(cache_dir),
+        )
+        os.environ.update(env)
+        livegunicorn.ensure_static_files()  # the manifest every page names its files by
+        import django
+
+        django.setup()
+        yield db
+
+
+@contextlib.contextmanager
+def gunicorn(db, workers=WORKERS):
+    """The app on 127.0.0.1 under gunicorn; `.port`, `.process.pid`, `.worker_pids()`."""
+    env = {
+        "DJANGO_SETTINGS_MODULE": SETTINGS,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "CACHE_DIR": os.environ["CACHE_DIR"],
+    }
+    with livegunicorn.live_server(db, OUT, workers, env) as server:
+        yield server
+
+
+def server_pids(server):
+    return [server.process.pid, *server.worker_pids()]
