@@ -206,3 +206,25 @@ def test_every_change_form_on_the_page_of_every_event_posts_to_that_page():
     page = Client().get(game.get_absolute_url() + "?history=all").content.decode()
     posts = re.findall(r'hx-post="([^"]+)"', page)
     assert posts and all(url.endswith("?history=all") for url in posts), posts
+
+
+def test_a_deal_is_answered_with_a_step_only_when_the_rows_shown_are_all_deals(client):
+    """The step adds one row to the rows shown; a sit-out or a come-back among
+    them has an Undo form whose version would go stale, so the whole history is
+    sent until twelve deals follow it (the newest deals counted by the state)."""
+    from tests.events import deal, sit_in, sit_out
+    from tests.test_views import post_deal
+
+    history = [deal("Asha", Ravi=5, Meena=5), sit_out("Meena"), sit_in("Meena")]
+    game = Game.create("points", {}, ["Asha", "Ravi", "Meena"], history=history)
+    for n in range(1, 14):
+        answer = post_deal(client, game, "Asha", htmx=True, Ravi=n + 1, Meena=n + 2)
+        assert answer.status_code == 200
+        html = answer.content.decode()
+        assert ("afterbegin:#history-rows" in html) == (n >= 12), n
+        assert ('id="history"' in html) == (n < 12), n
+    # Thirteen deals after the come-back: the newest 12 shown, the 13th taken off.
+    assert "delete:#history-rows &gt; tr:nth-child(n+13)" in html or (
+        "delete:#history-rows > tr:nth-child(n+13)" in html
+    )
+    assert "Show all 16 events" in html

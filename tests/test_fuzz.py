@@ -685,6 +685,7 @@ ROUTES = {
     "watch_table_json": ("/tw/{t}/table.json", "GET"),
     "watch_table_chart": ("/tw/{t}/money.svg", "GET"),
     "watch_table_qr": ("/tw/{t}/qr.svg", "GET"),
+    "no_stream": ("/g/{t}/stream", "GET"),
 }
 
 

@@ -13,6 +13,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import models, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
@@ -95,6 +96,23 @@ class Linked(models.Model):
         if found is None or not hmac.compare_digest(getattr(found, f"{field}_token"), token):
             return None
         return found
+
+    @classmethod
+    def revision_by_link(cls, token, can_edit):
+        """The revision of what the link leads to, as text, or None: the one
+        column a phone's poll needs while nothing has changed ("204")."""
+        if not isinstance(token, str) or not 16 <= len(token) <= 64:
+            return None
+        field = "edit" if can_edit else "view"
+        found = (
+            cls.objects.filter(**{f"{field}_key": token_key(token)})
+            .order_by()
+            .values_list(f"{field}_token", "revision")
+            .first()
+        )
+        if found is None or not hmac.compare_digest(found[0], token):
+            return None
+        return str(found[1])
 
     def locked(self):
         """This row read again, locked to the end of the transaction.
@@ -183,7 +201,25 @@ class Game(Linked):
         return rules.replay(self.format, self.rules, names, history, names[self.first_dealer - 1])
 
     def state(self):
-        return self.replay()
+        """The state the stored history replays to, worked out once per revision
+        for every worker and server: kept in Django's cache under the game and the
+        revision it is at now (read with the cache's key: every change to the
+        history moves it on, so a kept state is never stale). The ids of the
+        events it replayed come with it (`event_ids`)."""
+        revision = Game.objects.filter(pk=self.pk).values_list("revision", flat=True).first()
+        key = self._state_key(revision)
+        found = cache.get(key)
+        if found is not None:
+            self.event_ids, state = found
+            return state
+        state = self.replay()
+        cache.set(key, (self.event_ids, state))
+        return state
+
+    def _state_key(self, revision):
+        # By the view link's key, never given to another game (a row's id can be,
+        # once the newest game is deleted).
+        return f"game-state:{self.view_key}:{revision}"
 
     def as_document(self):
         return game_json.write(*self.input_and_state())
@@ -307,6 +343,9 @@ class Game(Linked):
         Event.from_dict(game, len(ids), event, serial).save()
         self.event_ids = [*ids, serial]
         self._bump(game, _added(state.rows[-1]))
+        # Kept once committed: the phones that ask next find it.
+        key, kept = self._state_key(self.revision), (self.event_ids, state)
+        transaction.on_commit(lambda: cache.set(key, kept))
         return state
 
     @transaction.atomic

@@ -65,6 +65,8 @@ urlpatterns = [
         name="watch_table_chart",
     ),
     path("tw/<str:token>/qr.svg", tables.qr_code, VIEW, name="watch_table_qr"),
+    # The streams of pushed updates, served by tracker/asgi.py before Django.
+    re_path(r"^(?P<kind>g|w|t|tw)/(?P<token>[^/]+)/stream$", games.no_stream, name="no_stream"),
     # The language switch in every page's header (a POST with CSRF).
     path("language/", set_language, name="set_language"),
     path("favicon.ico", games.favicon),

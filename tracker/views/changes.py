@@ -50,11 +50,25 @@ def _back(request, game, state=None, notice=None):
 def _saved(request, game, state):
     """The htmx answer to a deal saved from the deal form: the board, and out
     of band the history and a fresh form (the live part other phones' polls
-    get), with the notice and the change slot emptied."""
-    context = game_context(request, game, state, True, oob=True)
-    response = render(request, "tracker/game.html#live", context)
+    get), with the notice and the change slot emptied. Where the history shown
+    is only deals, the new one is added to it (a step, `_is_step`): the rest of
+    the history is not rendered again."""
+    step = _is_step(request, state)
+    context = game_context(request, game, state, True, oob=True, step=step)
+    response = render(request, f"tracker/game.html#{'step' if step else 'live'}", context)
     response.content += render_to_string("tracker/game.html#saved").encode()
     return reswap(retarget(response, "#board"), "outerHTML")
+
+
+def _is_step(request, state):
+    """Whether a deal just saved can be shown as a step from the board before
+    it: a deal added to a game that goes on, to a history that already had rows,
+    the rows shown all deals (an event's Undo form carries the version, which
+    would go stale), on the page of the newest rows (not of every event)."""
+    count = state.row_count
+    if state.finished or count < 2 or request.GET.get("history") == "all":
+        return False
+    return state.newest_deals >= min(scoreboard.RECENT, count)
 
 
 def _still_at(game, version):

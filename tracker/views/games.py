@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -194,6 +194,7 @@ def game_context(request, game, state, can_edit, **extra):
     if can_edit and not state.finished and "entry" not in extra:
         extra["entry"] = DealForm(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
+    step = extra.get("step", False)
     if not hasattr(game, "event_ids"):
         game.history()
     fee = Decimal(state.rules.get("entry_fee", "0"))
@@ -225,7 +226,8 @@ def game_context(request, game, state, can_edit, **extra):
         ),
         "format_label": scoreboard.format_label(game.format),
         "standings": scoreboard.standings(state),
-        "history": scoreboard.history(state, game.event_ids, limit),
+        "history": scoreboard.history(state, game.event_ids, 1 if step else limit),
+        "past_recent": scoreboard.RECENT + 1,  # the first row a step takes off
         "events_hidden": max(0, state.row_count - limit) if limit else 0,
         "banner": scoreboard.banner(state),
         "settlement": scoreboard.settlement(state),
@@ -264,10 +266,11 @@ def game(request, token, can_edit):
 def live(request, token, can_edit):
     """The poll of the scoreboard: 204 while nothing changed, else the new board
     (and out of band the history and a fresh deal form)."""
-    game = get_game_or_404(token, can_edit)
-    if request.GET.get("v") == str(game.revision):
+    revision = Game.revision_by_link(token, can_edit)
+    if revision is not None and request.GET.get("v") == revision:
         response = HttpResponse(status=204)
     else:
+        game = get_game_or_404(token, can_edit)
         context = game_context(request, game, game.state(), can_edit, oob=True)
         response = render(request, "tracker/game.html#live", context)
     response["Cache-Control"] = "no-store"
@@ -294,6 +297,18 @@ def play_again(request, token):
     if request.htmx:
         return HttpResponseClientRedirect(made.get_absolute_url())
     return redirect(made)
+
+
+@require_safe
+def no_stream(request, kind, token):
+    """A stream's address where no streams are served (tracker/asgi.py serves them
+    on `make run`'s ASGI worker; not on `runserver` or the sync worker): 204 for
+    a link that leads somewhere, so the page's EventSource stops without an error
+    and the page keeps polling; 404 as a stream answers a wrong link."""
+    model = Table if kind in ("t", "tw") else Game
+    if model.by_link(token, can_edit=kind in ("g", "t")) is None:
+        raise Http404("No game or table has that link.")
+    return HttpResponse(status=204)
 
 
 @require_safe
