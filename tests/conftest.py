@@ -63,6 +63,27 @@ def _compiled_messages():
         call_command("compilemessages", locale=[po.parts[-3] for po in stale], verbosity=0)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite the test database is a file in WAL mode, as the app runs, not
+    pytest-django's default in-memory one.
+
+    In memory, SQLite's shared cache locks whole tables, and a lock another
+    connection holds fails at once ("database table is locked: tracker_game")
+    instead of waiting. The browser tests hold two connections: the live
+    server's threads' and the test's own (Playwright's sync API runs an asyncio
+    loop in the test's thread, and Django keeps that thread a connection of its
+    own there). So a poll being served while the test ended and its rows were
+    deleted failed the test. In a WAL file readers go on beside a writer, and a
+    second writer waits (the app's timeout), as on a real server.
+    """
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3" and not db.get("TEST", {}).get("NAME"):
+        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.getbasetemp() / "test.sqlite3")
+
+
 @pytest.fixture(autouse=True)
 def _test_settings(settings):
     # The test client speaks plain HTTP; production redirects it to HTTPS.
