@@ -23,7 +23,8 @@
 #
 # Usage: scripts/test.sh [all|sqlite|postgres]
 #   BIN          the virtualenv's bin directory (default .venv/bin)
-#   PYTEST_ARGS  extra pytest arguments for every pass, e.g. "-x -k smoke"
+#   PYTEST_ARGS  extra pytest arguments for every pass, e.g. "-x -k smoke" or
+#                "-m 'not slow'" (the quick loop of `make test-fast`)
 #   TEST_OUTPUT  where the logs go (default test-output)
 # Exits non-zero when a test fails in either pass.
 set -uo pipefail
@@ -33,7 +34,16 @@ BIN=${BIN:-.venv/bin}
 MODE=${1:-all}
 OUT=${TEST_OUTPUT:-test-output}
 mkdir -p "$OUT"
-read -r -a EXTRA <<<"${PYTEST_ARGS:-}"
+# PYTEST_ARGS split into words as the shell splits them, quotes honoured:
+# PYTEST_ARGS="-m 'not slow'" is two arguments, -m and "not slow".
+EXTRA=()
+if [[ -n ${PYTEST_ARGS:-} && ${PYTEST_ARGS} =~ [^[:space:]] ]]; then
+    words=$(xargs printf '%s\n' <<<"$PYTEST_ARGS") || {
+        echo "PYTEST_ARGS: cannot split into arguments (a quote left open?): $PYTEST_ARGS" >&2
+        exit 2
+    }
+    mapfile -t EXTRA <<<"$words"
+fi
 
 case "$MODE" in
     all | sqlite | postgres) ;;

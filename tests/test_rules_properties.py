@@ -3,11 +3,15 @@
 import json
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 
 from tracker import document, rules, sheet
 
 from .histories import BASIC, game
+
+# Hundreds of generated histories each: `make test-fast` leaves them out.
+pytestmark = pytest.mark.slow
 
 
 @settings(max_examples=300, deadline=None)

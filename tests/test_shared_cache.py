@@ -151,6 +151,7 @@ def rename_behind_the_app(db, game_id, name):
         conn.execute("UPDATE tracker_game SET name = ? WHERE id = ?", (name, game_id))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_what_one_server_renders_the_other_serves_and_a_new_deal_is_never_stale(
     kind, live_db, tmp_path, request

@@ -86,6 +86,7 @@ def screens():
     return urls, names, pool
 
 
+@pytest.mark.slow
 def test_every_screen_in_hindi_at_360_px(phone, screenshot):
     urls, names, pool = screens()
     phone.goto("/")
