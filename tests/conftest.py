@@ -153,8 +153,8 @@ def needs_database(item):
     is), or uses one of pytest-django's database fixtures (`live_server` too).
 
     The rest (the rules engine, the hand calculator, documents and pages without
-    the database, ruff's and the scripts' checks, live gunicorn servers on a
-    SQLite file of their own) run the same whichever database the run has."""
+    the database, the checks of the scripts and of CI, live gunicorn servers on
+    a SQLite file of their own) run the same whichever database the run has."""
     if item.get_closest_marker("django_db") or item.get_closest_marker("postgres"):
         return True
     return not DATABASE_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
