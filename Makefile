@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 
-.PHONY: run test test-sqlite test-postgres mutants bench lint format check-deploy clean messages makemessages
+.PHONY: run test test-fast test-sqlite test-postgres mutants bench lint format check-deploy clean messages makemessages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,19 +59,27 @@ format: $(VENV)/.installed-test
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# ruff, then the whole suite on SQLite and again on PostgreSQL (installing
-# Debian's chromium and postgresql when run as root; see scripts/test.sh).
-# Extra pytest arguments: make test PYTEST_ARGS="-x -k smoke".
+# ruff, then the whole suite on SQLite and the tests that touch the database
+# again on PostgreSQL (installing Debian's chromium and postgresql when run as
+# root; see scripts/test.sh). Extra pytest arguments, passed to scripts/test.sh
+# as they are: make test PYTEST_ARGS="-x -k smoke".
 PYTEST_ARGS ?=
+export PYTEST_ARGS
 test: lint messages
-	BIN=$(BIN) PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh all
+	BIN=$(BIN) bash scripts/test.sh all
+
+# The quick loop: ruff and the SQLite pass without the tests marked `slow`
+# (fuzzers, live gunicorn servers, the kill -9 test, the hand calculator's brute
+# force, the big hypothesis properties, the longest browser tests).
+test-fast: lint messages
+	BIN=$(BIN) PYTEST_ARGS="-m 'not slow' $$PYTEST_ARGS" bash scripts/test.sh sqlite
 
 # One pass only, without ruff.
 test-sqlite: $(VENV)/.installed-test messages
-	BIN=$(BIN) PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh sqlite
+	BIN=$(BIN) bash scripts/test.sh sqlite
 
 test-postgres: $(VENV)/.installed-test messages
-	BIN=$(BIN) PYTEST_ARGS="$(PYTEST_ARGS)" bash scripts/test.sh postgres
+	BIN=$(BIN) bash scripts/test.sh postgres
 
 # Mutation testing of the rules engine and the hand calculator with the fast
 # engine tests (scripts/mutants.py): survivors in test-output/mutants.txt, last

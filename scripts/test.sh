@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # The test passes behind `make test`, after ruff:
 #   1. the whole pytest suite on SQLite (the default settings);
-#   2. the whole suite again on PostgreSQL: DATABASE_URL when it names a
-#      reachable PostgreSQL, else a local server that scripts/postgres.sh sets
-#      up (root on Debian). Where neither can be had, the tests marked
+#   2. on PostgreSQL, the tests that touch the database: DATABASE_URL when it
+#      names a reachable PostgreSQL, else a local server that scripts/postgres.sh
+#      sets up (root on Debian). Where neither can be had, the tests marked
 #      `postgres` run and report SKIPPED with the reason.
+# The tests that need no database (the rules engine, the hand calculator,
+# documents and pages without the database, the scripts' checks, live gunicorn
+# servers on a SQLite file of their own) run once, in pass 1: pass 2 sets
+# TRACKER_ONLY_DATABASE_TESTS, and tests/conftest.py then deselects every test
+# that is not marked `django_db` or `postgres` and uses none of pytest-django's
+# database fixtures (db, transactional_db, live_server, ...). The summary adds
+# up both passes.
 # Chromium for the browser tests comes from scripts/chromium.sh first, and
 # redis-server for the shared-cache tests from scripts/redis.sh.
 #
@@ -16,7 +23,8 @@
 #
 # Usage: scripts/test.sh [all|sqlite|postgres]
 #   BIN          the virtualenv's bin directory (default .venv/bin)
-#   PYTEST_ARGS  extra pytest arguments for every pass, e.g. "-x -k smoke"
+#   PYTEST_ARGS  extra pytest arguments for every pass, e.g. "-x -k smoke" or
+#                "-m 'not slow'" (the quick loop of `make test-fast`)
 #   TEST_OUTPUT  where the logs go (default test-output)
 # Exits non-zero when a test fails in either pass.
 set -uo pipefail
@@ -26,7 +34,16 @@ BIN=${BIN:-.venv/bin}
 MODE=${1:-all}
 OUT=${TEST_OUTPUT:-test-output}
 mkdir -p "$OUT"
-read -r -a EXTRA <<<"${PYTEST_ARGS:-}"
+# PYTEST_ARGS split into words as the shell splits them, quotes honoured:
+# PYTEST_ARGS="-m 'not slow'" is two arguments, -m and "not slow".
+EXTRA=()
+if [[ -n ${PYTEST_ARGS:-} && ${PYTEST_ARGS} =~ [^[:space:]] ]]; then
+    words=$(xargs printf '%s\n' <<<"$PYTEST_ARGS") || {
+        echo "PYTEST_ARGS: cannot split into arguments (a quote left open?): $PYTEST_ARGS" >&2
+        exit 2
+    }
+    mapfile -t EXTRA <<<"$words"
+fi
 
 case "$MODE" in
     all | sqlite | postgres) ;;
@@ -46,6 +63,8 @@ failed=0
 total_passed=0
 total_failed=0
 total_skipped=0
+total_deselected=0
+only_database_tests=0  # 1 once a PostgreSQL pass ran on a server
 fail_status=""  # the status of a failed pass, when not pytest's exit code
 case "${CI:-}" in
     [Tt][Rr][Uu][Ee] | 1 | [Yy][Ee][Ss]) in_ci=1 ;;
@@ -88,6 +107,7 @@ run_pass() {
     total_passed=$((total_passed + $(count passed "$last")))
     total_failed=$((total_failed + $(count failed "$last") + $(count error "$last")))
     total_skipped=$((total_skipped + $(count skipped "$last")))
+    total_deselected=$((total_deselected + $(count deselected "$last")))
     summary+=("$(printf '%-11s %-31s %6.1fs  %s' "$name" "$status" \
         "$(awk -v a="$start" -v b="$end" 'BEGIN {print b - a}')" "${last:-no pytest summary}")")
 }
@@ -95,7 +115,7 @@ run_pass() {
 sqlite_pass() {
     banner "pass 1: SQLite (default settings)"
     run_pass sqlite sqlite "0" passed -u DATABASE_URL -u TRACKER_POSTGRES_SKIP \
-        TRACKER_POSTGRES_LATER="the PostgreSQL pass runs them" --
+        -u TRACKER_ONLY_DATABASE_TESTS TRACKER_POSTGRES_LATER="the PostgreSQL pass runs them" --
 }
 
 # A DATABASE_URL that names a PostgreSQL server that answers, or nothing.
@@ -141,8 +161,9 @@ postgres_pass() {
     fi
     if [ -n "$url" ]; then
         echo "DATABASE_URL=$(sed -E 's#(://[^:/@]*):[^@]*@#\1:***@#' <<<"$url")"
+        only_database_tests=1
         run_pass postgresql postgresql "0" passed -u TRACKER_POSTGRES_SKIP -u TRACKER_POSTGRES_LATER \
-            DATABASE_URL="$url" --
+            TRACKER_ONLY_DATABASE_TESTS=1 DATABASE_URL="$url" --
         return
     fi
     reason=${reason:-PostgreSQL could not be set up}
@@ -162,14 +183,16 @@ EOF_HELP
         printf 'CI=true: the PostgreSQL pass must run, and it cannot: %s.\n\n' "$reason"
         fail_status="FAILED (CI=true, no PostgreSQL)"
         run_pass postgresql postgresql "" "" \
-            -u DATABASE_URL -u TRACKER_POSTGRES_LATER TRACKER_POSTGRES_SKIP="$reason" -- -m postgres
+            -u DATABASE_URL -u TRACKER_POSTGRES_LATER -u TRACKER_ONLY_DATABASE_TESTS \
+            TRACKER_POSTGRES_SKIP="$reason" -- -m postgres
         fail_status=""
         return
     fi
     printf '  Now running the tests marked `postgres` so that they report SKIPPED.\n\n'
     # Exit 5 (nothing collected) is fine here: no test needs PostgreSQL then.
     run_pass postgresql postgresql "0 5" "SKIPPED (no server)" \
-        -u DATABASE_URL -u TRACKER_POSTGRES_LATER TRACKER_POSTGRES_SKIP="$reason" -- -m postgres
+        -u DATABASE_URL -u TRACKER_POSTGRES_LATER -u TRACKER_ONLY_DATABASE_TESTS \
+        TRACKER_POSTGRES_SKIP="$reason" -- -m postgres
 }
 
 total_start=$EPOCHREALTIME
@@ -193,5 +216,8 @@ if [ "$failed" = 0 ]; then
 else
     echo "pytest's temporary files: $TMP/"
 fi
-echo "tests: $total_passed passed, $total_failed failed, $total_skipped skipped"
+echo "tests: $total_passed passed, $total_failed failed, $total_skipped skipped," \
+    "$total_deselected deselected"
+[ "$only_database_tests" = 0 ] \
+    || echo "(pass 2 deselects the tests that need no database: pass 1 runs them)"
 exit "$failed"

@@ -63,6 +63,27 @@ def _compiled_messages():
         call_command("compilemessages", locale=[po.parts[-3] for po in stale], verbosity=0)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite the test database is a file in WAL mode, as the app runs, not
+    pytest-django's default in-memory one.
+
+    In memory, SQLite's shared cache locks whole tables, and a lock another
+    connection holds fails at once ("database table is locked: tracker_game")
+    instead of waiting. The browser tests hold two connections: the live
+    server's threads' and the test's own (Playwright's sync API runs an asyncio
+    loop in the test's thread, and Django keeps that thread a connection of its
+    own there). So a poll being served while the test ended and its rows were
+    deleted failed the test. In a WAL file readers go on beside a writer, and a
+    second writer waits (the app's timeout), as on a real server.
+    """
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3" and not db.get("TEST", {}).get("NAME"):
+        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.getbasetemp() / "test.sqlite3")
+
+
 @pytest.fixture(autouse=True)
 def _test_settings(settings):
     # The test client speaks plain HTTP; production redirects it to HTTPS.
@@ -116,10 +137,43 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+# What gives a test the database the run's settings name (pytest-django's fixtures).
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
+
+
+def needs_database(item):
+    """Whether `item` reads or writes the database that DATABASE_URL names: it
+    is marked `django_db` or `postgres` (a live gunicorn server on PostgreSQL
+    is), or uses one of pytest-django's database fixtures (`live_server` too).
+
+    The rest (the rules engine, the hand calculator, documents and pages without
+    the database, the checks of the scripts and of CI, live gunicorn servers on
+    a SQLite file of their own) run the same whichever database the run has."""
+    if item.get_closest_marker("django_db") or item.get_closest_marker("postgres"):
+        return True
+    return not DATABASE_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
+
+
 def pytest_collection_modifyitems(config, items):
-    """Skip the tests marked `postgres` unless the suite runs on PostgreSQL."""
+    """Skip the tests marked `postgres` unless the suite runs on PostgreSQL.
+
+    With TRACKER_ONLY_DATABASE_TESTS set (scripts/test.sh's PostgreSQL pass),
+    leave out the tests that need no database: the SQLite pass ran them.
+    """
     from django.conf import settings
 
+    if os.environ.get("TRACKER_ONLY_DATABASE_TESTS"):
+        kept = [item for item in items if needs_database(item)]
+        if len(kept) < len(items):
+            left_out = [item for item in items if not needs_database(item)]
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = kept
     reason = os.environ.get("TRACKER_POSTGRES_SKIP")
     if not reason and settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         reason = "needs PostgreSQL: DATABASE_URL=postgres://... (`make test-postgres` sets one up)"

@@ -7,7 +7,9 @@ database created beside the one DATABASE_URL names and dropped afterwards).
 
 - `live_database(backend, tmp_dir)`: a migrated database; `.import_game(doc)`,
   `.export_game(token)`, `.stored_events(game_id)` read and write it through
-  the app's own commands and ORM.
+  the app's own commands and ORM, `.manage(*args)` runs any command: all in
+  one `manage.py` process of its own (tests/livemanage.py), which starts
+  Django once rather than once a command.
 - `live_server(db, log_dir, workers, env)`: `gunicorn tracker.wsgi` with several
   workers on 127.0.0.1 and a free port (`env`: more environment, e.g. CACHE_URL),
   answering before it is handed over, stopped (terminate, then kill) afterwards;
@@ -26,10 +28,12 @@ import json
 import os
 import re
 import secrets
+import select
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -111,6 +115,62 @@ def manage(database_url, *args, stdin=None):
     return done.stdout
 
 
+class Commands:
+    """`manage.py` commands on one database, run one at a time by a single
+    process (tests/livemanage.py) started at the first and stopped by `.stop()`:
+    the same commands, output and exit codes as `manage(database_url, ...)`."""
+
+    def __init__(self, database_url, log_path):
+        self.database_url = database_url
+        self.log_path = Path(log_path)
+        self.process = None
+        self.lock = threading.Lock()
+
+    def run(self, *args, stdin=None):
+        """Run `manage.py ARGS`; returns its stdout, fails with its stderr."""
+        with self.lock:
+            if self.process is None:
+                with open(self.log_path, "a") as log:
+                    self.process = subprocess.Popen(
+                        [PYTHON, "-m", "tests.livemanage"],
+                        cwd=ROOT,
+                        env=server_env(self.database_url),
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        stderr=log,
+                        text=True,
+                    )
+            self.process.stdin.write(json.dumps({"args": list(args), "stdin": stdin}) + "\n")
+            self.process.stdin.flush()
+            ready, _, _ = select.select([self.process.stdout], [], [], COMMAND_TIMEOUT)
+            line = self.process.stdout.readline() if ready else ""
+            if not line:
+                self.stop()
+                raise AssertionError(
+                    f"manage.py {' '.join(args)}: no answer "
+                    f"({'timed out' if not ready else 'the process ended'}); "
+                    f"its log:\n{self.log_path.read_text(errors='replace')[-3000:]}"
+                )
+        done = json.loads(line)
+        if done["returncode"] != 0:
+            raise AssertionError(
+                f"manage.py {' '.join(args)} exited {done['returncode']}:\n{done['stderr'][-3000:]}"
+            )
+        return done["stdout"]
+
+    def stop(self):
+        if self.process is None:
+            return
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=20)
+        self.process.stdout.close()
+        self.process = None
+
+
 _static_checked = False
 
 
@@ -153,10 +213,11 @@ ASGI = ("tracker.asgi:application", "--worker-class", "asgi")
 class LiveDatabase:
     backend: str  # "sqlite" or "postgres"
     url: str
+    commands: Commands
     path: Path | None = None  # the SQLite file
 
     def manage(self, *args, stdin=None):
-        return manage(self.url, *args, stdin=stdin)
+        return self.commands.run(*args, stdin=stdin)
 
     def import_game(self, doc):
         """Create a game from a game document: {"id", "edit_url", "view_url"} plus tokens."""
@@ -203,12 +264,17 @@ def _postgres_admin(url):
 @contextlib.contextmanager
 def live_database(backend, tmp_dir):
     """A freshly migrated database for live servers; dropped (PostgreSQL) at the end."""
+    tmp_dir = Path(tmp_dir)
+    tmp_dir.mkdir(parents=True, exist_ok=True)
     if backend == "sqlite":
-        Path(tmp_dir).mkdir(parents=True, exist_ok=True)
-        path = Path(tmp_dir) / "live.sqlite3"
-        db = LiveDatabase("sqlite", f"sqlite:///{path}", path)
-        db.manage("migrate", "--noinput", "-v", "0")
-        yield db
+        path = tmp_dir / "live.sqlite3"
+        url = f"sqlite:///{path}"
+        db = LiveDatabase("sqlite", url, Commands(url, tmp_dir / "manage.log"), path)
+        try:
+            db.manage("migrate", "--noinput", "-v", "0")
+            yield db
+        finally:
+            db.commands.stop()
         return
     if not ON_POSTGRES:
         pytest.skip(str(postgres_skip_reason()))
@@ -217,9 +283,12 @@ def live_database(backend, tmp_dir):
         admin.execute(f'CREATE DATABASE "{name}"')
     try:
         url = urllib.parse.urlsplit(DATABASE_URL)._replace(path=f"/{name}").geturl()
-        db = LiveDatabase("postgres", url)
-        db.manage("migrate", "--noinput", "-v", "0")
-        yield db
+        db = LiveDatabase("postgres", url, Commands(url, tmp_dir / "manage.log"))
+        try:
+            db.manage("migrate", "--noinput", "-v", "0")
+            yield db
+        finally:
+            db.commands.stop()
     finally:
         _drop_database(name)
 

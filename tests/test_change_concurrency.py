@@ -178,6 +178,7 @@ KINDS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", [*KINDS, "end"])
 def test_one_change_sent_many_times_at_once_is_applied_once(live_db, server, kind):
     phone = server.browser()
@@ -227,6 +228,7 @@ OTHERS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("other", list(OTHERS))
 def test_every_form_made_before_another_phones_change_is_refused(live_db, server, other):
     game = live_db.import_game(pool_doc([D1, D2]))
@@ -274,6 +276,7 @@ def plan(p):
     ]  # own[5] is left alone
 
 
+@pytest.mark.slow
 def test_delete_and_edit_retries_from_several_phones_apply_each_acknowledged_change_once(
     live_db, server
 ):
@@ -389,6 +392,7 @@ def raw_post(server, path, body, content_type, cookies):
         connection.close()
 
 
+@pytest.mark.slow
 def test_a_body_in_another_charset_is_a_400_on_every_post_endpoint(live_db, server):
     game = live_db.import_game(pool_doc([D1, D2]))
     phone = server.browser()

@@ -72,6 +72,7 @@ def server_errors(server):
     return [line for line in log.splitlines() if LOCKED in line or "Traceback" in line]
 
 
+@pytest.mark.slow
 def test_simultaneous_deal_posts_record_one_deal_per_event_number(live_db, server):
     game = new_game(live_db)
     path = f"/g/{game['edit_token']}/"
@@ -153,6 +154,7 @@ def test_simultaneous_deal_posts_record_one_deal_per_event_number(live_db, serve
     assert recorded == statuses[302] == POSTERS
 
 
+@pytest.mark.slow
 def test_the_same_form_posted_twice_is_recorded_once(live_db, server):
     game = new_game(live_db)
     path = f"/g/{game['edit_token']}/"
@@ -201,6 +203,7 @@ def test_the_same_form_posted_twice_is_recorded_once(live_db, server):
     check_stored(live_db, game, [deal_event(1), deal_event(2)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("live_db", [pytest.param("postgres", marks=needs_postgres)], indirect=True)
 def test_two_servers_on_one_postgresql_database_share_every_deal(live_db, server, tmp_path):
     """The app keeps no state of its own: two servers, one database, one game."""

@@ -43,6 +43,7 @@ def live_db(request, tmp_path):
         yield db
 
 
+@pytest.mark.slow
 def test_a_killed_worker_loses_no_saved_deal_and_half_stores_none(live_db, tmp_path):
     with live_server(live_db, tmp_path / "logs") as server:
         game = live_db.import_game(points_game_doc(deals=2))

@@ -230,6 +230,7 @@ def typed_seats(data):
     return [n for n in names if n]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(max_examples=350, **FUZZ)
 @given(form=fz.new_game_form(), htmx=st.booleans())
@@ -550,6 +551,7 @@ def check_exchange(response, method, label, right, game, before, before_world, s
         check_refusal(response)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(max_examples=130, **FUZZ)
 @given(start=fz.game_input(), data=st.data())
@@ -577,6 +579,7 @@ SPLIT_PLAYERS = ["Asha", "\u0930\u0935\u093f", "Meena"]
 SPLIT_STATE = rules.new_game("pool", {"entry_fee": "10"}, SPLIT_PLAYERS)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(max_examples=150, **FUZZ)
 @given(form=fz.split_form(SPLIT_STATE, 0), method=st.sampled_from(["POST", "POST", "GET"]))
@@ -615,6 +618,7 @@ KNOCK_OUT = [
 REJOIN_STATE = rules.replay("pool", {"entry_fee": "5"}, REJOIN_PLAYERS, KNOCK_OUT)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(max_examples=100, **FUZZ)
 @given(form=fz.rejoin_form(REJOIN_STATE, 2), htmx=st.booleans())
@@ -717,6 +721,7 @@ def any_form(draw):
     return draw(st.dictionaries(st.sampled_from(keys), fz.nasty_text, max_size=6))
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(max_examples=450, **FUZZ)
 @given(
@@ -787,6 +792,7 @@ MANY_DEALS = json.dumps(
 ).encode()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(max_examples=420, **FUZZ)
 @given(upload=fz.upload())
@@ -829,6 +835,7 @@ def test_import_page(upload):
     CHANGES[f"import-{kind}"] += 1
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(max_examples=250, **FUZZ)
 @given(

@@ -605,6 +605,7 @@ DEALS = {"random": deal, "joker-heavy": deal_joker_heavy, "near-show": deal_near
 BRUTE_FORCE_HANDS = int(os.environ.get("MUTANTS_BRUTE_FORCE_HANDS", "400"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [13, 14])
 @pytest.mark.parametrize("dealer", DEALS)
 def test_search_matches_brute_force(dealer, size):

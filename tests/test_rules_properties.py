@@ -3,12 +3,16 @@
 import json
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 
 from tracker import rules
 from tracker.documents import game_csv, game_json
 
 from .histories import BASIC, game
+
+# Hundreds of generated histories each: `make test-fast` leaves them out.
+pytestmark = pytest.mark.slow
 
 
 @settings(max_examples=300, deadline=None)

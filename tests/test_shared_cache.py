@@ -104,6 +104,7 @@ def member_deals(answer):
     return {m["name"]: m["deals"] for m in json.loads(answer.body)["stats"]["members"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_a_deal_saved_on_one_server_is_on_every_servers_pages_and_table_at_once(
     kind, live_db, tmp_path, request

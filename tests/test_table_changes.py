@@ -532,6 +532,7 @@ def live_forms(phone, db, table):
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["play again", "new game", "add member", "remove member"])
 def test_one_table_change_sent_many_times_at_once_is_applied_once(live_db, server, kind):
     table = live_table(live_db)
@@ -550,6 +551,7 @@ def test_one_table_change_sent_many_times_at_once_is_applied_once(live_db, serve
     assert not server_errors(server), "\n".join(server_errors(server)[:20])
 
 
+@pytest.mark.slow
 def test_live_table_forms_made_before_another_phones_change_are_refused(live_db, server):
     table = live_table(live_db)
     phone_a, phone_b = server.browser(), server.browser()
@@ -567,6 +569,7 @@ def test_live_table_forms_made_before_another_phones_change_are_refused(live_db,
     assert not server_errors(server), "\n".join(server_errors(server)[:20])
 
 
+@pytest.mark.slow
 def test_a_table_post_in_another_charset_is_a_400_and_changes_nothing(live_db, server):
     table = live_table(live_db)
     phone = server.browser()

@@ -87,6 +87,7 @@ def table_request(draw, table, game):
     return f"/t/{t}/{query}", None
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 @settings(max_examples=120, **FUZZ)
 @given(data=st.data())

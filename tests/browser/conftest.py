@@ -11,11 +11,16 @@ Fixtures:
 - ``screenshot``: ``screenshot(page)`` saves test-output/screenshots/<test>.png.
 - ``axe``: ``axe.violations(page)`` runs axe-core for WCAG 2.1 A and AA;
   ``axe.report(violations)`` words them for an assertion message.
+
+A test's database is emptied only once the live server has answered every
+request of its pages (a poll sent just before the pages closed, say), so that
+nothing of one test is still being read or written while the next begins.
 """
 
 import os
 import re
 import shutil
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,14 +124,42 @@ def browser():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+class InFlight:
+    """The requests the live server is serving, by thread, kept through Django's
+    request_started and request_finished signals (sent by the live server's
+    WSGIHandler in the thread serving the request; the test client's requests
+    have another sender)."""
+
+    def __init__(self):
+        self.changed = threading.Condition()
+        self.paths = {}
+
+    def started(self, sender, environ, **kwargs):
+        with self.changed:
+            self.paths[threading.get_ident()] = environ.get("PATH_INFO", "")
+
+    def finished(self, sender, **kwargs):
+        with self.changed:
+            self.paths.pop(threading.get_ident(), None)
+            self.changed.notify_all()
+
+    def wait_until_none(self, timeout):
+        """True once no request is being served; False if some still are after `timeout` s."""
+        with self.changed:
+            return self.changed.wait_for(lambda: not self.paths, timeout=timeout)
+
+
 @pytest.fixture(scope="session")
-def live_server(request):
-    """pytest-django's live_server, over plain HTTP.
+def live_server(request, django_db_setup):
+    """pytest-django's live_server, over plain HTTP, started once the test
+    database exists, with `.in_flight`, the requests it is serving.
 
     SecurityMiddleware reads SECURE_SSL_REDIRECT once, when the server thread
     loads the middleware, which is before tests/conftest.py turns the redirect
     off for each test: without this the browser is sent to https://.
     """
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.core.signals import request_finished, request_started
     from django.test.utils import override_settings
     from pytest_django.live_server_helper import LiveServer
 
@@ -136,10 +169,42 @@ def live_server(request):
         or "localhost"
     )
     server = LiveServer(addr, start=False)
+    server.in_flight = InFlight()
+    request_started.connect(server.in_flight.started, sender=WSGIHandler)
+    request_finished.connect(server.in_flight.finished, sender=WSGIHandler)
     with override_settings(SECURE_SSL_REDIRECT=False):
         server.start()
     yield server
     server.stop()
+    request_started.disconnect(server.in_flight.started, sender=WSGIHandler)
+    request_finished.disconnect(server.in_flight.finished, sender=WSGIHandler)
+
+
+# A poll or a save takes milliseconds; this long means a request that never ends.
+REQUESTS_END_TIMEOUT = 20
+
+
+@pytest.fixture(autouse=True)
+def _live_server_done_before_the_flush(request):
+    """A test with the live server: once its pages are closed (the `phone`
+    fixtures' teardowns, which run first), wait until the server has answered
+    every request they sent, then let pytest-django empty the database.
+
+    This fixture asks for transactional_db itself, so its teardown comes
+    before the database is emptied.
+    """
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    server = request.getfixturevalue("live_server")
+    yield
+    if not server.in_flight.wait_until_none(REQUESTS_END_TIMEOUT):
+        pytest.fail(
+            f"the live server was still serving {sorted(server.in_flight.paths.values())} "
+            f"{REQUESTS_END_TIMEOUT} s after the test's pages closed",
+            pytrace=False,
+        )
 
 
 @pytest.fixture

@@ -60,6 +60,7 @@ def _post_deal(game, version):
     assert saved.status_code == 200
 
 
+@pytest.mark.slow
 def test_the_page_of_every_event_keeps_every_row_as_deals_are_saved(phone, open_phone, request):
     game = Game.create("points", {}, NAMES, history=FIFTEEN)
     phone.goto(game.get_absolute_url() + ALL)
@@ -115,6 +116,7 @@ def test_the_page_of_every_event_keeps_every_row_as_deals_are_saved(phone, open_
     assert other.logged == [] and watcher.logged == []
 
 
+@pytest.mark.slow
 def test_the_plain_page_lists_the_newest_12_and_says_how_many_there_are(phone, open_phone):
     game = Game.create("points", {}, NAMES, history=FIFTEEN)
     phone.goto(game.get_absolute_url())

@@ -220,6 +220,7 @@ def choose(phone, language):
     expect(phone.locator("html")).to_have_attribute("lang", language)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_screen_at_360_px(phone, screenshot, axe, language):
     urls, names, pool = screens()

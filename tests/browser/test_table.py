@@ -61,7 +61,7 @@ def test_a_family_table_from_start_to_play_again_and_the_view_link(phone, screen
     score_deal(page, "Meena", Asha=30, Ravi=5)
     page.get_by_text("End session").click()
     page.get_by_role("button", name="Yes, end the session").click()
-    expect(page.locator("#board")).to_contain_text("Settle up")
+    expect(page.locator(".banner")).to_contain_text("Session ended")
     page.goto(table.get_absolute_url())
     # Asha: +10 - 30 = -20; Ravi -10 - 5 = -15; Meena +35, the session's best
     # balance alone: its win (tables.md).

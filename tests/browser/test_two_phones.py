@@ -156,6 +156,7 @@ def _history_rows(page):
     ]
 
 
+@pytest.mark.slow
 def test_deals_saved_in_turn_on_two_phones_and_watched_show_what_a_reload_shows(
     phone, other_phone, browser, live_server
 ):
