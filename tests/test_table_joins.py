@@ -163,3 +163,26 @@ def test_a_table_that_already_has_a_latecomer_who_is_no_member_gets_them_as_a_me
     executor.migrate(executor.loader.graph.leaf_nodes())
     members = apps.get_model("tracker", "Member").objects.filter(table_id=table.pk)
     assert sorted(members.values_list("order", "name")) == [(1, "Asha"), (2, "Ravi"), (3, "Chachu")]
+
+
+@pytest.mark.parametrize("typed, seated", [("Kiran\tK", "Kiran K"), ("0 ", "0"), ("  Dev ", "Dev")])
+def test_a_joiner_named_with_odd_spaces_is_stored_as_seated_and_the_game_saves_and_loads(
+    typed, seated
+):
+    """Found by the fuzzer: the name stored as typed made the game's CSV
+    unreadable and its document unlike its state."""
+    client = Client()
+    game = Game.create("points", {}, ["Asha", "Ravi"])
+    assert post(client, game, "join", name=typed).status_code == 302
+    play(client, game, "Asha", Ravi=10, **{seated: 20})
+    game = Game.objects.get(pk=game.pk)
+    assert game.history()[0] == {"type": "join", "player": seated, "after": None}
+    document = json.loads(client.get(f"/g/{game.edit_token}/game.json").content)
+    assert [p["name"] for p in document["state"]["players"]] == ["Asha", "Ravi", seated]
+    sheet = client.get(f"/g/{game.edit_token}/game.csv").content
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    imported = client.post("/import/", {"file": SimpleUploadedFile("g.csv", sheet)})
+    assert imported.status_code == 302, text(imported)[-2000:]
+    again = Game.objects.get(edit_token=imported["Location"].split("/")[2])
+    assert again.as_document()["history"] == document["history"]

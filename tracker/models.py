@@ -339,6 +339,7 @@ class Game(Linked):
         if event["type"] == "join" and game.table_id is not None:
             game.seat_as_member(" ".join(str(event.get("player", "")).split()))
         rules.apply(state, event)  # refuses before it changes anything
+        event = game_json.named_as_seated(event, state.rows[-1])
         serial = game.revision + 1  # revisions only grow: an id is never given twice
         Event.from_dict(game, len(ids), event, serial).save()
         self.event_ids = [*ids, serial]

@@ -100,9 +100,20 @@ def read(doc, max_events=None):
         # The seats at the start; joiners are events of the history (game-json.md).
         "players": rules.check_players(doc.get("players")),
         "first_dealer": state.first_dealer,
-        "history": [clean_event(e) for e in history],
+        "history": [
+            named_as_seated(clean_event(event), row)
+            for event, row in zip(history, state.rows, strict=True)
+        ],
     }
     return game, state
+
+
+def named_as_seated(event, row):
+    """The event with its player named as the engine seated them ("Kiran\tK"
+    joins as "Kiran K"), so the history and the state it replays to name them alike."""
+    if "player" in event and row.player is not None:
+        return {**event, "player": row.player}
+    return event
 
 
 def clean_event(event):
