@@ -95,7 +95,12 @@ def kwargs_for(pattern, table, table_game, alone):
         elif name == "seat":
             found[name] = 1
         elif name == "kind":
-            found[name] = "money" if "wins" in route else "view"
+            if "wins" in route:
+                found[name] = "money"  # a chart's
+            elif route.endswith("stream$"):
+                found[name] = "tw"  # a stream's: the table's view link, as the token
+            else:
+                found[name] = "view"  # a QR code's
         elif name == "member":
             found[name] = table.members.first().pk
         elif name == "game":
