@@ -3,6 +3,7 @@ so the table's page, its view link and its document never fail, whatever its
 games hold."""
 
 import json
+import sqlite3
 
 import pytest
 from django.test import Client
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from tracker.models import Game
 
+from .livegunicorn import manage
 from .test_people_views import deal_form, post
 from .test_tables import make_table, table_game
 from .test_views import text
@@ -186,3 +188,122 @@ def test_a_joiner_named_with_odd_spaces_is_stored_as_seated_and_the_game_saves_a
     assert imported.status_code == 302, text(imported)[-2000:]
     again = Game.objects.get(edit_token=imported["Location"].split("/")[2])
     assert again.as_document()["history"] == document["history"]
+
+
+def latecomer_game():
+    """A points session of Asha and Ravi that Chachu joined, ended: Asha +25,
+    Ravi -15, Chachu -10."""
+    history = [
+        {"type": "join", "player": "Chachu", "after": None},
+        {"type": "deal", "winner": "Asha", "results": {"Ravi": 15, "Chachu": 10}},
+        {"type": "end"},
+    ]
+    return Game.create("points", {"point_value": "1"}, ["Asha", "Ravi"], history=history)
+
+
+@pytest.mark.parametrize("kind", ["game.json", "game.csv"])
+def test_a_game_with_a_latecomer_uploaded_into_a_table_makes_the_latecomer_a_member(kind):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from .test_tables import version
+
+    client = Client()
+    table = make_table(client, members=["Asha", "Ravi"])
+    file = client.get(f"/g/{latecomer_game().edit_token}/{kind}").content
+    response = client.post(
+        f"/t/{table.edit_token}/upload/",
+        {"file": SimpleUploadedFile(kind, file), "version": version(table)},
+    )
+    assert response.status_code == 302, text(response)[-2000:]
+    assert table.member_names() == ["Asha", "Ravi", "Chachu"]
+    page, _, document = table_pages(client, table)
+    money = {m["name"]: m["money"] for m in document["stats"]["members"]}
+    assert money == {"Asha": "25.00", "Ravi": "-15.00", "Chachu": "-10.00"}
+    assert "<strong>Chachu</strong> pays <strong>Asha</strong> ₹10.00" in page
+
+
+def test_a_table_document_whose_game_has_a_latecomer_imports_with_the_latecomer_a_member():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client = Client()
+    game = latecomer_game()
+    document = {
+        "schema": "rummy-tracker.table/1",
+        "name": "Nani's table",
+        "members": ["Asha", "Ravi"],
+        "games": [game.as_document()],
+    }
+    upload = SimpleUploadedFile("t.json", json.dumps(document).encode())
+    response = client.post("/tables/import/", {"file": upload})
+    assert response.status_code == 302, text(response)[-2000:]
+    from tracker.models import Table
+
+    table = Table.objects.get(edit_token=response["Location"].split("/")[2])
+    assert table.member_names() == ["Asha", "Ravi", "Chachu"]
+    _, _, document = table_pages(client, table)
+    assert [p["amount"] for p in document["stats"]["settlement"]] == ["15.00", "10.00"]
+
+
+def test_a_member_who_joined_a_game_of_the_table_cannot_be_removed():
+    from .test_tables import version
+
+    client = Client()
+    table = make_table(client, members=["Asha", "Ravi", "Meena"])
+    game = table_game(client, table, ["Asha", "Ravi"], fmt="points", point_value="1")
+    assert post(client, game, "join", name="Chachu").status_code == 302
+    play(client, game, "Asha", Ravi=15, Chachu=10)
+    chachu = table.members.get(name="Chachu")
+    response = client.post(
+        f"/t/{table.edit_token}/members/{chachu.pk}/remove/", {"version": version(table)}
+    )
+    assert response.status_code == 422
+    assert "Chachu sits in a game of this table, so stays a member" in text(response)
+    assert table.member_names() == ["Asha", "Ravi", "Meena", "Chachu"]
+    assert post(client, game, "end").status_code == 302
+    table_pages(client, table)
+
+
+def test_migration_0011_makes_an_earlier_latecomer_a_member(tmp_path):
+    """A table stored before latecomers became members: Chachu joined its game by
+    "Add a player" and is still no member; migrating makes him one."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    manage(url, "migrate", "tracker", "0010_removed_games", "--noinput", "-v", "0")
+    db = sqlite3.connect(tmp_path / "old.sqlite3")
+    now = "2026-11-01 20:00:00"
+    with db:
+        db.execute(
+            "INSERT INTO tracker_table (id, name, edit_token, view_token, edit_key, view_key,"
+            " created_from, created_at, updated_at, revision)"
+            " VALUES (1, 'Family', 'te', 'tv', 'tek', 'tvk', '', ?, ?, 1)",
+            (now, now),
+        )
+        for order, name in enumerate(["Asha", "Ravi"], start=1):
+            db.execute(
+                'INSERT INTO tracker_member (table_id, name, "order") VALUES (1, ?, ?)',
+                (name, order),
+            )
+        db.execute(
+            "INSERT INTO tracker_game (id, name, format, rules, first_dealer, edit_token,"
+            " view_token, edit_key, view_key, created_from, last_change, revision, table_id,"
+            " created_at, updated_at) VALUES (1, 'Sunday points', 'points', '{}', 0, 'e', 'v',"
+            " 'ek', 'vk', '', '', 2, 1, ?, ?)",
+            (now, now),
+        )
+        for seat, name in enumerate(["Asha", "Ravi"]):
+            db.execute(
+                "INSERT INTO tracker_player (game_id, seat, name) VALUES (1, ?, ?)", (seat, name)
+            )
+        events = [
+            ("deal", {"winner": "Asha", "results": {"Ravi": 20}}),
+            ("join", {"player": "Chachu"}),
+        ]
+        for position, (kind, data) in enumerate(events):
+            db.execute(
+                "INSERT INTO tracker_event (game_id, position, serial, type, data, created_at)"
+                " VALUES (1, ?, ?, ?, ?, ?)",
+                (position, position + 1, kind, json.dumps(data), now),
+            )
+    manage(url, "migrate", "--noinput", "-v", "0")
+    members = db.execute('SELECT name, "order" FROM tracker_member ORDER BY "order"').fetchall()
+    db.close()
+    assert members == [("Asha", 1), ("Ravi", 2), ("Chachu", 3)]

@@ -722,8 +722,7 @@ class Table(Linked):
         if member is None:
             raise MemberError(_("That member is not at this table"))
         # Compared ignoring case in Python: the database's case rules differ by script.
-        seated = Player.objects.filter(game__table=table).values_list("name", flat=True)
-        if member.name.casefold() in {name.casefold() for name in seated.distinct()}:
+        if member.name.casefold() in table.seated_names():
             raise MemberError(
                 _("%(name)s sits in a game of this table, so stays a member")
                 % {"name": member.name}
@@ -734,6 +733,14 @@ class Table(Linked):
         self.revision = table.bump()
         self._prefetched_objects_cache = {}
         return member
+
+    def seated_names(self):
+        """Everyone who sat in a game of the table, removed games too, casefolded:
+        its games' first players and the latecomers who joined them."""
+        seated = Player.objects.filter(game__table=self).values_list("name", flat=True)
+        joins = Event.objects.filter(game__table=self, type="join").values_list("data", flat=True)
+        names = set(seated.distinct()) | {data.get("player", "") for data in joins}
+        return {name.casefold() for name in names}
 
     def add_missing_members(self, names):
         """Add the names that are not members yet (a game imported into the table,

@@ -150,9 +150,9 @@ def import_document(doc, created_from="", into=None, made_against=None, again=Fa
     try:
         if into is None:
             names = list(members)
-            for game, _ in replayed:
+            for _, state in replayed:
                 known = {n.casefold() for n in names}
-                names += [p for p in game["players"] if p.casefold() not in known]
+                names += [p for p in everyone_seated(state) if p.casefold() not in known]
             table = Table.start(name, names, created_from)
         else:
             table = into.locked_at(made_against)
@@ -239,16 +239,22 @@ def import_game(table, doc, created_from="", *, made_against, again=False):
 
 
 def add_game(table, game_doc, state, created_from="", **kept):
-    """Store a checked game in the table, adding its players who are not members.
+    """Store a checked game in the table, adding its players who are not members
+    (latecomers who joined it too).
 
     The caller holds the table's lock and counts the change (`Table.bump`):
     one import may add several games.
     """
     try:
-        table.add_missing_members(game_doc["players"])
+        table.add_missing_members(everyone_seated(state))
     except MemberError as error:
         raise TableError(error.message) from None
     return Game.store(game_doc, state, created_from, table, bump_table=False, **kept)
+
+
+def everyone_seated(state):
+    """The names of everyone who sat in a game: its first players, then its latecomers."""
+    return [player.name for player in state.players]
 
 
 # ---------------------------------------------------------------- games from the table
