@@ -46,26 +46,35 @@ def deal_form(rng, version, names=PLAYERS):
     return form
 
 
-def make_games():
-    """Every game a run needs, as {"id", "edit", "view", "revision", "deals"} dicts."""
+def points_game(rng, deals, name):
+    """A game of `deals` random deals, as {"id", "edit", "view", "revision", "deals"}."""
     from tracker.models import Game
 
-    rng = random.Random(13)
-
-    def game(deals, name):
-        made = Game.create("points", {}, PLAYERS, None, name, random_history(rng, deals))
-        return {
-            "id": made.pk,
-            "edit": made.edit_token,
-            "view": made.view_token,
-            "revision": made.revision,
-            "deals": deals,
-        }
-
+    made = Game.create("points", {}, PLAYERS, None, name, random_history(rng, deals))
     return {
-        "shown": game(SHOWN, f"Bench: {SHOWN} deals"),
-        "saves": [game(0, f"Bench: saves {i + 1}") for i in range(SAVE_GAMES)],
-        "tables": [game(SHOWN, f"Bench: table {i + 1}") for i in range(TABLES)],
-        "growth": {n: game(n, f"Bench: {n} deals") for n in GROWTH},
-        "queries": {n: game(n, f"Bench: queries {n} deals") for n in QUERIES},
+        "id": made.pk,
+        "edit": made.edit_token,
+        "view": made.view_token,
+        "revision": made.revision,
+        "deals": deals,
+    }
+
+
+def many_games(rng, count, deals, name):
+    """`count` games of `deals` deals, named "NAME 1" to "NAME count", in one transaction."""
+    from django.db import transaction
+
+    with transaction.atomic():
+        return [points_game(rng, deals, f"{name} {i + 1}") for i in range(count)]
+
+
+def make_games():
+    """Every game a run needs (bench/push.py makes its own, with many_games)."""
+    rng = random.Random(13)
+    return {
+        "shown": points_game(rng, SHOWN, f"Bench: {SHOWN} deals"),
+        "saves": many_games(rng, SAVE_GAMES, 0, "Bench: saves"),
+        "tables": many_games(rng, TABLES, SHOWN, "Bench: table"),
+        "growth": {n: points_game(rng, n, f"Bench: {n} deals") for n in GROWTH},
+        "queries": {n: points_game(rng, n, f"Bench: queries {n} deals") for n in QUERIES},
     }

@@ -68,7 +68,12 @@ def cpu_meter(server, into):
     into["ours_s"] = (us2 - us) / tick
 
 
-def wait_quiet(limit, busy_max=25.0):
+def server_cpu_s(server):
+    """CPU seconds gunicorn's master and workers have used so far."""
+    return sum(_jiffies(p) for p in server_pids(server)) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_quiet(limit, busy_max=25.0, before="the load tests"):
     """Wait up to `limit` seconds for the other sessions to leave the CPU; say how busy it was."""
     deadline = time.monotonic() + limit
     while True:
@@ -79,7 +84,7 @@ def wait_quiet(limit, busy_max=25.0):
         if share <= busy_max or time.monotonic() > deadline:
             break
     still = "" if share <= busy_max else f" after waiting {limit} s: figures are noisy"
-    say(f"machine before the load tests: {share:.0f} % CPU busy{still}; {load_line()}")
+    say(f"machine before {before}: {share:.0f} % CPU busy{still}; {load_line()}")
 
 
 # -- wrk
@@ -131,22 +136,28 @@ def fetch(port, path, headers=None):
         return error.code, error.headers, error.read()
 
 
+def csrf_pair(port, path):
+    """(the CSRF cookie, the form's token) a phone gets with the game page at `path`."""
+    status, headers, body = fetch(port, path)
+    cookie = re.search(r"csrftoken=([^;]+)", " ".join(headers.get_all("Set-Cookie") or []))
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+    if status != 200 or not cookie or not token:
+        raise Broken(f"GET {path} answered {status} without a CSRF cookie or token")
+    return cookie.group(1), token.group(1).decode()
+
+
 def deal_save(name, port, saves, seconds, connections):
     """Deals posted by wrk (bench/deal_save.lua), each thread round its own share of games."""
     from tracker.models import Game
 
-    status, headers, body = fetch(port, f"/g/{saves[0]['edit']}/")
-    cookie = re.search(r"csrftoken=([^;]+)", " ".join(headers.get_all("Set-Cookie") or []))
-    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body)
-    if status != 200 or not cookie or not token:
-        raise Broken(f"deal-save: the game page answered {status} without a CSRF cookie or token")
+    cookie, token = csrf_pair(port, f"/g/{saves[0]['edit']}/")
     # Each game's revision now (the warm-up saved deals too): the first post's version.
     revisions = dict(
         Game.objects.filter(pk__in=[g["id"] for g in saves]).values_list("pk", "revision")
     )
     lines = [f"{g['edit']} {revisions[g['id']]}" for g in saves]
     config = OUT / "deal-save-config.txt"
-    config.write_text("\n".join([cookie.group(1), token.group(1).decode(), *lines]) + "\n")
+    config.write_text("\n".join([cookie, token, *lines]) + "\n")
     if len(saves) < 2 * connections:
         raise Broken("deal-save: fewer than two games a connection; posts would meet and be stale")
     script_args = (config, min(2, connections))
@@ -257,11 +268,11 @@ def table_cycle(server, tables, seconds):
             raise Broken(f"bench/table_cycle.py did not start: {process.stderr.read()[-500:]}")
         cpu = {}
         with cpu_meter(server, cpu):
-            before = sum(_jiffies(p) for p in server_pids(server))
+            before = server_cpu_s(server)
             process.stdin.write("go\n")
             process.stdin.flush()
             out, err = process.communicate(timeout=seconds + 180)
-            after = sum(_jiffies(p) for p in server_pids(server))
+            after = server_cpu_s(server)
     finally:
         if process.poll() is None:
             process.kill()
@@ -271,7 +282,7 @@ def table_cycle(server, tables, seconds):
     result = json.loads(out.strip().splitlines()[-1])
     if not result["cycles"]:
         raise Broken(f"table-cycle: no cycle finished: {result}")
-    result["cpu_ms"] = (after - before) / os.sysconf("SC_CLK_TCK") * 1000 / result["cycles"]
+    result["cpu_ms"] = (after - before) * 1000 / result["cycles"]
     errors = f"; errors: {'; '.join(result['errors'][:3])}" if result["errors"] else ""
     say(
         f"load table-cycle: {result['cycles_per_s']:.1f} cycles/s, {result['cpu_ms']:.1f} ms "

@@ -5,7 +5,8 @@ channel n (sending "data: 0" at once, and a comment every 15 s as the app
 does, a fifteenth of the streams each second), and `GET /send/<n>/<v>` tells every
 worker (one Unix datagram to each worker's socket in BARE_DIR, as the app's
 default fan-out does) to send "data: <v>" to the streams of channel n. Served
-by the same gunicorn ASGI worker and number of workers as the app.
+by the same gunicorn ASGI worker and number of workers as the app. Any other
+path is answered 404.
 """
 
 import asyncio
@@ -70,6 +71,10 @@ async def application(scope, receive, send):
     if not _listening:
         _listen()
     parts = scope["path"].strip("/").split("/")
+    if len(parts) != {"send": 3, "s": 2}.get(parts[0]):  # gunicorn's start-up check, say
+        await send({"type": "http.response.start", "status": 404, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+        return
     if parts[0] == "send":
         _broadcast(int(parts[1]), int(parts[2]))
         await receive()

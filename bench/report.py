@@ -23,10 +23,21 @@ class Broken(Exception):
 _log = None
 
 
-def open_log():
+def open_log(name="run.log"):
     global _log
     OUT.mkdir(parents=True, exist_ok=True)
-    _log = (OUT / "run.log").open("w")
+    _log = (OUT / name).open("w")
+
+
+def forget_server_logs():
+    for old in OUT.glob("gunicorn-*.log"):
+        old.unlink()
+
+
+def check_server_logs():
+    """Say so when a server of this run logged a traceback (a figure may hide a 500)."""
+    if "Traceback" in "".join(p.read_text() for p in OUT.glob("gunicorn-*.log")):
+        say("warning: gunicorn logged a traceback: see bench/out/gunicorn-*.log")
 
 
 def say(line=""):

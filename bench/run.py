@@ -7,18 +7,17 @@ beside its target with PASS or MISS, ending with a summary table (bench/README.m
     .venv/bin/python bench/run.py --only load        # or lighthouse: that part alone
 
 One run, on a fresh SQLite database in a temporary folder: the games made
-(bench/games.py); figures in this process (bench/inprocess.py); gunicorn
-started as the tests start it (bench/server.py) and loaded by wrk
-(bench/load.py), then Lighthouse on its game screen in each language
-(bench/lighthouse.py); the pushed updates' figures (bench/push.py, when it
-exists). Raw outputs go to bench/out/. Exits 0 whether or not a target is met
-(a miss is a result), 2 when the benchmark itself broke.
+(bench/games.py); figures in this process (bench/inprocess.py); gunicorn's
+sync worker started as the tests start it (bench/server.py) and loaded by wrk
+(bench/load.py); Lighthouse on the game screen in each language as `make run`
+serves it, on the ASGI worker (bench/lighthouse.py); the pushed updates'
+figures (bench/push.py). Raw outputs go to bench/out/. Exits 0 whether or not
+a target is met (a miss is a result), 2 when the benchmark itself broke.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 import tempfile
 from pathlib import Path
@@ -26,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import games as bench_games
-from bench import inprocess, load, report, server, tools
+from bench import inprocess, load, push, report, server, tools
 from bench import lighthouse as bench_lighthouse
 from bench.report import Broken, judge, say
 
@@ -120,13 +119,6 @@ def lighthouse(live, games, args):
         judge(figure, f"{shown} (performance {scores['performance']})", target, ok)
 
 
-def push(quick):
-    """The pushed updates' figures: bench/push.py's main(argv), when it exists (README)."""
-    if importlib.util.find_spec("bench.push") is not None:
-        say()
-        importlib.import_module("bench.push").main(["--quick"] if quick else [])
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="3 s a load test, 1 Lighthouse run")
@@ -143,8 +135,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     seconds = args.duration or (3 if args.quick else 10)
     report.open_log()
-    for old in report.OUT.glob("gunicorn-*.log"):
-        old.unlink()
+    report.forget_server_logs()
     try:
         with tempfile.TemporaryDirectory(prefix="rummy-bench-") as tmp, server.database(tmp) as db:
             say(report.machine_line())
@@ -155,17 +146,20 @@ def main(argv=None):
             if args.only is None:
                 in_process(games, args)
             connections.close_all()
-            with server.gunicorn(db, args.workers) as live:
-                if args.only in (None, "load"):
+            if args.only in (None, "load"):
+                with server.gunicorn(db, args.workers) as live:
                     load_tests(live, games, args, seconds)
-                if args.only in (None, "lighthouse") and not args.no_lighthouse:
+            if args.only in (None, "lighthouse") and not args.no_lighthouse:
+                # As `make run` serves it: the game screen's stream of pushed updates too.
+                with server.gunicorn(db, args.workers, server.ASGI) as live:
                     lighthouse(live, games, args)
             if args.only is None:
-                push(args.quick)
-            if "Traceback" in "".join(p.read_text() for p in report.OUT.glob("gunicorn-*.log")):
-                say("warning: gunicorn logged a traceback: see bench/out/gunicorn-*.log")
+                say()
+                push.main(["--quick"] if args.quick else [], db)
+            report.check_server_logs()
     except Broken as error:
         say(f"BENCHMARK BROKEN: {error}")
+        report.summary()  # the figures measured before it
         return 2
     report.summary()
     return 0

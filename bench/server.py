@@ -1,7 +1,9 @@
 """The database and the servers of a bench run, from the helper the tests use
 (tests/livegunicorn.py): a migrated SQLite database in a temporary folder, and
-gunicorn (sync workers, as `make run` starts) with bench.settings, the
-production settings plus one baseline view (bench/urls.py)."""
+gunicorn with bench.settings, the production settings plus one baseline view
+(bench/urls.py): tracker/wsgi.py on the sync worker (the load tests), or
+`make run`'s tracker/asgi.py on gunicorn's ASGI worker, which also serves the
+pushed updates' streams (Lighthouse, bench/push.py)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from tests import livegunicorn
 
 SETTINGS = "bench.settings"
 WORKERS = 2 * (os.cpu_count() or 1) + 1  # as `make run`
+SYNC = ("tracker.wsgi:application", "--worker-class", "sync")
+ASGI = livegunicorn.ASGI  # `make run`'s: ("tracker.asgi:application", "--worker-class", "asgi")
 
 
 @contextlib.contextmanager
@@ -34,6 +38,7 @@ def database(tmp):
             DJANGO_SETTINGS_MODULE=SETTINGS,
             ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
             CACHE_DIR=str(cache_dir),
+            LIVE_DIR=str(Path(tmp) / "live"),  # the pushed updates' sockets (tracker/live)
         )
         os.environ.update(env)
         livegunicorn.ensure_static_files()  # the manifest every page names its files by
@@ -44,14 +49,17 @@ def database(tmp):
 
 
 @contextlib.contextmanager
-def gunicorn(db, workers=WORKERS):
-    """The app on 127.0.0.1 under gunicorn; `.port`, `.process.pid`, `.worker_pids()`."""
+def gunicorn(db, workers=WORKERS, app=SYNC, **env):
+    """`app` on 127.0.0.1 under gunicorn, `env` added to its environment;
+    `.port`, `.process.pid`, `.worker_pids()`. Its log: bench/out/gunicorn-*.log."""
     env = {
         "DJANGO_SETTINGS_MODULE": SETTINGS,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "CACHE_DIR": os.environ["CACHE_DIR"],
+        "LIVE_DIR": os.environ["LIVE_DIR"],
+        **env,
     }
-    with livegunicorn.live_server(db, OUT, workers, env) as server:
+    with livegunicorn.live_server(db, OUT, workers, env, app) as server:
         yield server
 
 
