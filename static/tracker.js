@@ -22,17 +22,41 @@ document.addEventListener("change", (event) => {
     if (box && !box.value) { box.focus({ preventScroll: false }); break; }
   }
 });
-// Copy a share link.
-document.addEventListener("click", (event) => {
-  const button = event.target.closest("button[data-copy]");
-  if (!button) return;
-  const field = document.getElementById(button.dataset.copy);
-  if (!field) return;
-  const done = () => { button.textContent = "Copied"; setTimeout(() => { button.textContent = "Copy"; }, 2000); };
+// Copy a share link; the button says so (in the page's language) for 2 s.
+const copyLink = (field, button) => {
+  const label = button.textContent;
+  const done = () => {
+    button.textContent = button.dataset.copied;
+    setTimeout(() => { button.textContent = label; }, 2000);
+  };
   if (navigator.clipboard) {
     navigator.clipboard.writeText(field.value).then(done, () => { field.select(); });
   } else {
     field.select();
+  }
+};
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-copy]");
+  const field = button && document.getElementById(button.dataset.copy);
+  if (field) copyLink(field, button);
+});
+// Share a link through the phone's share sheet (WhatsApp, SMS ...) with a line
+// saying what it is; where the browser has none, the link is copied. Without
+// JavaScript the button stays hidden: the link beside it is there to copy.
+const showShareButtons = (root) => {
+  for (const button of root.querySelectorAll("button[data-share][hidden]")) button.hidden = false;
+};
+document.addEventListener("DOMContentLoaded", () => showShareButtons(document));
+document.addEventListener("htmx:load", (event) => showShareButtons(event.target));
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-share]");
+  const field = button && document.getElementById(button.dataset.share);
+  if (!field) return;
+  const shared = { text: button.dataset.shareText, url: field.value };
+  if (navigator.share && (!navigator.canShare || navigator.canShare(shared))) {
+    navigator.share(shared).catch(() => {}); // closed without sharing: nothing to do
+  } else {
+    copyLink(field, button);
   }
 });
 // Links that open a form in place (a deal's Edit, Split the pot, Count cards):

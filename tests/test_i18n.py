@@ -216,6 +216,32 @@ def test_dates_read_as_each_language_writes_them(language, date, not_words):
     assert not any(word in shown for word in not_words), shown
 
 
+def test_a_game_left_unnamed_reads_in_the_readers_language():
+    """Issue 26.18: a game's default name is the format's words, shown in the
+    reader's language; the name a family typed is shown as typed, and the game
+    document keeps the stored English default (other tools read it)."""
+    pool = Game.create("pool", {"pool_limit": 101}, list(PLAYERS))
+    again = Game.create("pool", {"pool_limit": 101}, list(PLAYERS), name="Pool 101 2")
+    points = Game.create("points", {}, list(PLAYERS))
+    typed = Game.create("points", {}, list(PLAYERS), name="Diwali pool")
+    titles = {
+        "hi": ["पूल 101", "पूल 101 2", "पॉइंट्स रमी", "Diwali pool"],
+        "ta": ["பூல் 101", "பூல் 101 2", "பாயிண்ட்ஸ் ரம்மி", "Diwali pool"],
+        "te": ["పూల్ 101", "పూల్ 101 2", "పాయింట్స్ రమ్మీ", "Diwali pool"],
+        "en": ["Pool 101", "Pool 101 2", "Points rummy", "Diwali pool"],
+    }
+    for language, names in titles.items():
+        client = Client(HTTP_ACCEPT_LANGUAGE=language)
+        for game, name in zip([pool, again, points, typed], names, strict=True):
+            page = text(client.get(game.get_absolute_url()))
+            assert f'<h1 id="game-title">{name}</h1>' in page, (language, name)
+            assert f"<title>{name} · " in page, (language, name)
+    document = json.loads(
+        Client(HTTP_ACCEPT_LANGUAGE="hi").get(f"{pool.get_absolute_url()}game.json").content
+    )
+    assert document["name"] == "Pool 101"
+
+
 # ------------------------------------------------------------ the catalogues
 
 

@@ -4,12 +4,13 @@ beside its field at once, and the screens saying why. Figures worked by hand
 
 import html
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from tracker.models import Game
+from tracker.models import Game, Table
 
 from .test_views import HTMX, deal_data, event_url, new_game, post_deal, revision
 from .test_views import text as raw_text
@@ -310,3 +311,36 @@ def test_table_rules_say_they_open_and_the_entry_fee_sits_by_the_presets(client)
     assert 'Table rules <span class="hint">(tap to see or change)</span>' in page
     fee = page.index('name="entry_fee"')
     assert page.index("<legend>Format</legend>") < fee < page.index("<legend>Players")
+
+
+def seat_refusals(page):
+    """Each seat's refusal shown beside it, by seat index."""
+    found = re.findall(r'<p class="error" id="err-player-(\d+)" role="alert">([^<]*)</p>', page)
+    return {int(seat): html.unescape(words) for seat, words in found}
+
+
+def test_every_seat_refusal_shows_at_once_beside_its_seat(client):
+    """Issue 26.15: Ravi / blank / ravi flags the blank seat and the duplicate
+    together; four blank seats are all four flagged; a new table with nothing
+    filled in flags its name and its members."""
+    data = {"format": "pool-101", "rules_for": "pool-101", "dealer": "0"}
+    page = text(client.post("/new/", {**data, "player": ["Ravi", "", "ravi"]}))
+    assert seat_refusals(page) == {
+        1: "Seat 2 has no name: type one, or remove the seat with ✕",
+        2: "Ravi is at the table twice: names must differ",
+    }
+    page = text(client.post("/new/", {**data, "player": ["", "", "", ""]}, **HTMX))
+    assert seat_refusals(page) == {
+        seat: f"Seat {seat + 1} has no name: type one, or remove the seat with ✕"
+        for seat in range(4)
+    }
+    # One name is too few: the empty seats beside it are where the others go.
+    page = text(client.post("/new/", {**data, "player": ["Asha", "", ""]}))
+    assert set(seat_refusals(page)) == {1, 2}
+    assert Game.objects.count() == 0
+    response = client.post("/tables/new/", {"name": "", "members": ""})
+    assert response.status_code == 422
+    page = text(response)
+    assert 'id="name-error" role="alert">Give the table a name' in page
+    assert 'id="members-error" role="alert">A table needs at least 2 members' in page
+    assert Table.objects.count() == 0

@@ -1,5 +1,6 @@
 """Every flow of the score screens, as plain posts (redirect) and as htmx (fragment)."""
 
+import json
 import re
 
 import pytest
@@ -483,3 +484,26 @@ def test_deleting_a_deal_that_a_later_event_needs_is_refused(client):
     response = delete(client, game, 1, follow=True)
     assert "Not deleted" in text(response)
     assert game.history() == before
+
+
+def test_the_downloads_follow_every_change_to_the_game(client):
+    """A long game's downloads are made once per revision (issue 27.1): each
+    change to the history shows in the next download, on either link."""
+    game = new_game(client)
+    watch = game.get_view_url()
+
+    def downloaded():
+        document = json.loads(client.get(f"{watch}game.json").content)
+        sheet = client.get(f"{game.get_absolute_url()}game.csv").content.decode()
+        totals = {p["name"]: p["total"] for p in document["state"]["players"]}
+        return totals, sheet
+
+    assert downloaded()[0] == {"Asha": 0, "Ravi": 0, "Meena": 0, "Kiran": 0}
+    post_deal(client, game, "Asha", Ravi=34, Meena="first_drop", Kiran="middle_drop")
+    totals, sheet = downloaded()
+    assert totals == {"Asha": 0, "Ravi": 34, "Meena": 20, "Kiran": 40}
+    assert "34" in sheet
+    assert client.post(event_url(game, 0, "delete/"), {"version": "1"}).status_code == 302
+    totals, sheet = downloaded()
+    assert totals == {"Asha": 0, "Ravi": 0, "Meena": 0, "Kiran": 0}
+    assert "34" not in sheet

@@ -633,16 +633,25 @@ class NewGameForm(FirstErrors, forms.Form):
     def seated(self):
         """The typed names, trailing blank seats dropped, and the first dealer's name.
 
-        A blank seat before a typed name is refused beside that seat: it would
-        silently make a game with one seat fewer than the table sees.
+        Every seat's refusal at once, each beside its seat: a blank seat before a
+        typed name (it would silently make a game with one seat fewer than the
+        table sees), every blank seat while too few are named, and a name typed
+        at an earlier seat already.
         """
         names = [" ".join(p.split()) for p in self.players_typed]
         last = max((i for i, n in enumerate(names) if n), default=-1)
-        for i, n in enumerate(names[:last]):
-            if not n:
+        too_few = sum(1 for n in names if n) < rules.MIN_PLAYERS
+        earlier = set()
+        for i, n in enumerate(names):
+            if not n and (i < last or too_few):
                 self.seat_errors[i] = gettext(
                     "Seat %(n)s has no name: type one, or remove the seat with ✕"
                 ) % {"n": i + 1}
+            elif n and n.casefold() in earlier:
+                message = gettext("%(name)s is at the table twice: names must differ")
+                self.seat_errors[i] = capitalized(message % {"name": n})
+            elif n:
+                earlier.add(n.casefold())
         for message in self.seat_errors.values():
             self.add_error("seats", message)
         dealer = names[self.dealer_seat] if 0 <= self.dealer_seat < len(names) else ""

@@ -11,6 +11,7 @@ import re
 
 from django.utils.translation import gettext
 
+from .rules import FORMATS
 from .rules.table import N_, Phrase
 
 
@@ -25,6 +26,25 @@ def translate(template, params=None):
         return text % values
     except (KeyError, TypeError, ValueError):
         return template % values
+
+
+def game_name(name, fmt, game_rules):
+    """A game's name as the reader reads it: a name left as its format's default
+    ("Pool 101", "Points rummy", and "Pool 101 2" after Play again) in the active
+    language; a name the family typed, as typed."""
+    spec = FORMATS.get(fmt)
+    try:
+        default = spec.default_name(game_rules) if spec else None
+    except (KeyError, TypeError):  # rules from before a rule existed
+        default = None
+    if not default:
+        return name
+    if name == default:
+        return phrase(default)
+    again = re.fullmatch(r"(.*\S) ([0-9]{1,6})", name)
+    if again and again.group(1) == default:
+        return f"{phrase(default)} {again.group(2)}"
+    return name
 
 
 def phrase(value):

@@ -169,6 +169,12 @@ class Game(Linked):
         indexes = [models.Index(fields=["created_from", "created_at"], name="game_creations")]
 
     @property
+    def shown_name(self):
+        """The name as the reader reads it: left as the format's default, it is
+        shown in the reader's language (the document keeps the stored name)."""
+        return i18n.game_name(self.name, self.format, self.rules)
+
+    @property
     def gone_at(self):
         """When a removed game is deleted for good."""
         return self.removed_at + KEEP_REMOVED if self.removed_at else None
@@ -206,8 +212,7 @@ class Game(Linked):
         revision it is at now (read with the cache's key: every change to the
         history moves it on, so a kept state is never stale). The ids of the
         events it replayed come with it (`event_ids`)."""
-        revision = Game.objects.filter(pk=self.pk).values_list("revision", flat=True).first()
-        key = self._state_key(revision)
+        key = self._revision_key("game-state")
         found = cache.get(key)
         if found is not None:
             self.event_ids, state = found
@@ -216,10 +221,19 @@ class Game(Linked):
         cache.set(key, (self.event_ids, state))
         return state
 
-    def _state_key(self, revision):
-        # By the view link's key, never given to another game (a row's id can be,
-        # once the newest game is deleted).
-        return f"game-state:{self.view_key}:{revision}"
+    def _revision_key(self, what, revision=None):
+        """A cache key of what the game is at a revision (by default the one it is
+        at now). By the view link's key, never given to another game (a row's id
+        can be, once the newest game is deleted)."""
+        if revision is None:
+            revision = Game.objects.filter(pk=self.pk).values_list("revision", flat=True).first()
+        return f"{what}:{self.view_key}:{revision}"
+
+    def kept(self, what, work):
+        """`work()`, made once per revision of the game as read (a long game's
+        download asked again and again replays nothing; every change moves the
+        revision on, so what is kept is never stale)."""
+        return cache.get_or_set(self._revision_key(what, self.revision), work)
 
     def as_document(self):
         return game_json.write(*self.input_and_state())
@@ -345,7 +359,7 @@ class Game(Linked):
         self.event_ids = [*ids, serial]
         self._bump(game, _added(state.rows[-1]))
         # Kept once committed: the phones that ask next find it.
-        key, kept = self._state_key(self.revision), (self.event_ids, state)
+        key, kept = self._revision_key("game-state", self.revision), (self.event_ids, state)
         transaction.on_commit(lambda: cache.set(key, kept))
         return state
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .table import N_, RuleError
+from .table import N_, Phrase, RuleError
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,9 @@ class Format:
         raise NotImplementedError
 
     def default_name(self, rules):
-        return self.label
+        """The name of a game left unnamed: a Phrase, stored in English (it reads
+        as its English words) and shown in the reader's language."""
+        return Phrase(self.label)
 
     def listing_label(self, rules):
         """The format in a list of games: "Pool 101", "Deals, best of 3" (each format words it)."""

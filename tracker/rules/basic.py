@@ -106,11 +106,10 @@ class Basic(Format):
         out["point_value"] = money_rule(rules, "point_value", out["money_unit"])
 
     def default_name(self, rules):
-        end = self._end(rules)
-        return f"Basic Rummy {end}" if rules["target"] is not None else f"Basic Rummy, {end}"
+        return self.listing_label(rules)
 
     def listing_label(self, rules):
-        """As `default_name` words it, as a Phrase the table's list translates."""
+        """The format and when the game ends: "Basic Rummy to 100 or 10 deals"."""
         target, deals = rules["target"], rules["deal_count"]
         params = {"target": target, "n": deals}
         if target is not None and deals is not None:
@@ -122,16 +121,6 @@ class Basic(Format):
         if deals == 1:
             return Phrase(N_("Basic Rummy, %(n)s deal"), params)
         return Phrase(N_("Basic Rummy, %(n)s deals"), params)
-
-    @staticmethod
-    def _end(rules):
-        """When the game ends, in words: "to 100", "10 deals", "to 100 or 10 deals"."""
-        words = []
-        if rules["target"] is not None:
-            words.append(f"to {rules['target']}")
-        if rules["deal_count"] is not None:
-            words.append(f"{rules['deal_count']} deal{'' if rules['deal_count'] == 1 else 's'}")
-        return " or ".join(words)
 
     # -- replaying
 

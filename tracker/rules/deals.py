@@ -62,7 +62,7 @@ class Deals(Thirteen):
         out["drops_allowed"] = flag(rules, "drops_allowed")
 
     def default_name(self, rules):
-        return f"Deals, best of {rules['deal_count']}"
+        return Phrase(N_("Deals, best of %(n)s"), {"n": rules["deal_count"]})
 
     def listing_label(self, rules):
         return Phrase(N_("Deals, best of %(n)s"), {"n": rules["deal_count"]})

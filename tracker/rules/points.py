@@ -54,7 +54,7 @@ class Points(Thirteen):
         out["point_value"] = money_rule(rules, "point_value", out["money_unit"])
 
     def default_name(self, rules):
-        return "Points rummy"
+        return Phrase(N_("Points rummy"))
 
     def listing_label(self, rules):
         value = format_money(rules["point_value"], rules)

@@ -106,7 +106,7 @@ class Pool(Thirteen):
         out["max_drops"] = whole(rules, "max_drops", 0, nullable=True)
 
     def default_name(self, rules):
-        return f"Pool {rules['pool_limit']}"
+        return Phrase(N_("Pool %(limit)s"), {"limit": rules["pool_limit"]})
 
     def listing_label(self, rules):
         return Phrase(N_("Pool %(limit)s"), {"limit": rules["pool_limit"]})

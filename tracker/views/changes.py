@@ -432,7 +432,7 @@ def remove_game(request, token):
     messages.success(
         request,
         gettext("Removed “%(name)s”: it can be put back from Removed until %(date)s.")
-        % {"name": game.name, "date": date_format(game.gone_at)},
+        % {"name": game.shown_name, "date": date_format(game.gone_at)},
     )
     back = game.table.get_absolute_url() if game.table_id else reverse("home")
     if request.htmx:
@@ -447,5 +447,5 @@ def put_back(request, token):
     if game is None or Game.objects.gone().filter(pk=game.pk).exists():
         raise Http404("No game has that link.")
     game.put_back()
-    messages.success(request, gettext("Put back “%(name)s”.") % {"name": game.name})
+    messages.success(request, gettext("Put back “%(name)s”.") % {"name": game.shown_name})
     return redirect(game)

@@ -325,20 +325,22 @@ def qr_code(request, token, can_edit, kind="view"):
 @require_safe
 def download_json(request, token, can_edit):
     game = get_game_or_404(token, can_edit)
-    return download(game.name, game_json.dumps(game.as_document()), "application/json", "json")
+    text = game.kept("game-json", lambda: game_json.dumps(game.as_document()))
+    return download(game.name, text, "application/json", "json")
 
 
 @require_safe
 def download_csv(request, token, can_edit):
     game = get_game_or_404(token, can_edit)
     # A byte-order mark, so spreadsheet programs read names in any script.
-    return download(game.name, "\ufeff" + game.as_csv(), "text/csv; charset=utf-8", "csv")
+    text = game.kept("game-csv", game.as_csv)
+    return download(game.name, "\ufeff" + text, "text/csv; charset=utf-8", "csv")
 
 
 @require_safe
 def chart(request, token, can_edit):
     game = get_game_or_404(token, can_edit)
-    title = gettext("%(name)s: running totals") % {"name": game.name}
+    title = gettext("%(name)s: running totals") % {"name": game.shown_name}
     return svg(running_totals_svg(game.state(), title=title), cache_control="no-cache")
 
 
