@@ -201,6 +201,7 @@ def game_context(request, game, state, can_edit, **extra):
     pot_after_join = rules.money(state.pot + fee)
     live_url = reverse("live" if can_edit else "watch_live", args=[token])
     join_form = extra.pop("join_form", None) or JoinForm(state)
+    history = scoreboard.history(state, game.event_ids, 1 if step else limit)
     return {
         "game": game,
         "state": state,
@@ -226,7 +227,10 @@ def game_context(request, game, state, can_edit, **extra):
         ),
         "format_label": scoreboard.format_label(game.format),
         "standings": scoreboard.standings(state),
-        "history": scoreboard.history(state, game.event_ids, 1 if step else limit),
+        "history": history,
+        # The rows read the same on every phone at a revision, unless an Undo
+        # form (its CSRF token is the phone's own) is among them.
+        "history_kept": not can_edit or all(row["type"] == "deal" for row in history),
         "past_recent": scoreboard.RECENT + 1,  # the first row a step takes off
         "events_hidden": max(0, state.row_count - limit) if limit else 0,
         "banner": scoreboard.banner(state),
