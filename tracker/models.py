@@ -92,8 +92,11 @@ class Linked(models.Model):
         if not isinstance(token, str) or not 16 <= len(token) <= 64:
             return None
         field = "edit" if can_edit else "view"
-        found = cls.objects.filter(**{f"{field}_key": token_key(token)}).first()
-        if found is None or not hmac.compare_digest(getattr(found, f"{field}_token"), token):
+        try:  # the key is unique: one row or none, in no order
+            found = cls.objects.get(**{f"{field}_key": token_key(token)})
+        except cls.DoesNotExist:
+            return None
+        if not hmac.compare_digest(getattr(found, f"{field}_token"), token):
             return None
         return found
 
@@ -226,7 +229,12 @@ class Game(Linked):
         at now). By the view link's key, never given to another game (a row's id
         can be, once the newest game is deleted)."""
         if revision is None:
-            revision = Game.objects.filter(pk=self.pk).values_list("revision", flat=True).first()
+            revision = (
+                Game.objects.filter(pk=self.pk)
+                .order_by()
+                .values_list("revision", flat=True)
+                .first()
+            )
         return f"{what}:{self.view_key}:{revision}"
 
     def kept(self, what, work):
