@@ -804,3 +804,30 @@ def test_a_refused_rule_row_of_a_csv_is_placed_and_translated():
     assert "पंक्ति 6, कॉलम A: &#x27;rules of the house&#x27; गेम की CSV में नहीं होता" in page
     assert "first dealer और rule NAME (टेबल के हर नियम की एक पंक्ति) हैं" in page
     assert Game.objects.count() == 0
+
+
+# ------------------------------------------------------------ the live board after a save
+
+
+def test_watchers_in_two_languages_each_see_every_new_deal_in_their_own(client):
+    # A phone saves in English; a watcher reading Hindi and one reading English each
+    # fetch the board as their stream tells them of a new revision.
+    game = new_game(client)
+    watch = f"/w/{game.view_token}/live/?v=0"
+    readers = {"hi": Client(HTTP_ACCEPT_LANGUAGE="hi"), "en": Client(HTTP_ACCEPT_LANGUAGE="en")}
+    words = {"hi": ("डील्स", "2 डील हुईं"), "en": ("Deals", "2 deals played")}
+    post_deal(client, game, "Asha", htmx=True, Ravi=20, Meena=30, Kiran=40)
+    for language, first in (("hi", "1 डील हुई"), ("en", "1 deal played")):
+        board = text(readers[language].get(watch, HTTP_HX_REQUEST="true"))
+        assert first in board and re.search(r"Kiran.*?<td class=\"num\">40</td>", board)
+    post_deal(client, game, "Asha", htmx=True, Ravi=10, Meena=5, Kiran=2)
+    for language, reader in readers.items():
+        board = text(reader.get(watch, HTTP_HX_REQUEST="true"))
+        heading, played = words[language]
+        other_heading, other_played = words["en" if language == "hi" else "hi"]
+        assert heading in board and played in board
+        assert other_heading not in board and other_played not in board
+        # Pool 101: Kiran 40 + 2, Meena 30 + 5, Ravi 20 + 10.
+        assert re.search(r"Kiran.*?<td class=\"num\">42</td>", board)
+        assert re.search(r"Meena.*?<td class=\"num\">35</td>", board)
+        assert "csrfmiddlewaretoken" not in board

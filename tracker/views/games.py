@@ -14,7 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
@@ -275,10 +275,27 @@ def live(request, token, can_edit):
         response = HttpResponse(status=204)
     else:
         game = get_game_or_404(token, can_edit)
-        context = game_context(request, game, game.state(), can_edit, oob=True)
-        response = render(request, "tracker/game.html#live", context)
+        if can_edit:  # its forms carry this phone's CSRF token: its own
+            context = game_context(request, game, game.state(), True, oob=True)
+            response = render(request, "tracker/game.html#live", context)
+        else:
+            response = HttpResponse(watchers_part(request, game))
     response["Cache-Control"] = "no-store"
     return response
+
+
+def watchers_part(request, game, state=None):
+    """The view link's live part of `game` at its revision, in the request's language.
+
+    It holds no form and no token: every watcher of a revision in one language
+    gets the same, rendered once for them all and kept under the revision."""
+
+    def render_it():
+        context = game_context(request, game, state or game.state(), False, oob=True)
+        return render(request, "tracker/game.html#live", context).content
+
+    what = f"watch-live-{get_language()}-{request.GET.get('history') == 'all'}"
+    return game.kept(what, render_it)
 
 
 @require_POST
