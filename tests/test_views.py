@@ -147,6 +147,9 @@ def test_seat_buttons_add_remove_and_move(client):
         ({"format": "pool-other", "pool_limit": ""}, "Type the pool limit"),
         ({"format": "deals-other", "deal_count": "200"}, "Number of deals must be at most 100"),
         ({"format": "points", "point_value": "0.125"}, "more decimals than the money unit"),
+        # A limit no family reaches keeps every game one its CSV sheet carries back.
+        ({"max_drops": "1" + "0" * 30}, "must be at most 1000"),
+        ({"max_rejoins": "1001"}, "must be at most 1000"),
         ({"player": ["A", "B"], "name": "x" * 100}, "name is longer than 80 letters"),
     ],
 )

@@ -35,6 +35,9 @@ def default_rejoin_cutoff(rules):
     return max(0, out_total(rules) - rules["first_drop"] - 2)
 
 
+MOST_LIMITED = 1_000  # the most rejoins or drops a table may allow
+
+
 class Pool(Thirteen):
     name = "pool"
     label = N_("Pool")
@@ -100,10 +103,12 @@ class Pool(Thirteen):
                 f"rejoin cutoff must be below {out_total(out)}, the total that puts a player out",
                 field="rules.rejoin_cutoff",
             )
+        # Limits no family reaches (a pool is at most 10,000 points), so every
+        # game stays one its CSV sheet can carry back.
         rules.setdefault("max_rejoins", None)
-        out["max_rejoins"] = whole(rules, "max_rejoins", 0, nullable=True)
+        out["max_rejoins"] = whole(rules, "max_rejoins", 0, MOST_LIMITED, nullable=True)
         rules.setdefault("max_drops", None)
-        out["max_drops"] = whole(rules, "max_drops", 0, nullable=True)
+        out["max_drops"] = whole(rules, "max_drops", 0, MOST_LIMITED, nullable=True)
 
     def default_name(self, rules):
         return Phrase(N_("Pool %(limit)s"), {"limit": rules["pool_limit"]})
