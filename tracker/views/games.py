@@ -274,27 +274,25 @@ def live(request, token, can_edit):
     if revision is not None and request.GET.get("v") == revision:
         response = HttpResponse(status=204)
     else:
-        game = get_game_or_404(token, can_edit)
-        if can_edit:  # its forms carry this phone's CSRF token: its own
-            context = game_context(request, game, game.state(), True, oob=True)
-            response = render(request, "tracker/game.html#live", context)
-        else:
-            response = HttpResponse(watchers_part(request, game))
+        response = HttpResponse(live_part(request, get_game_or_404(token, can_edit), can_edit))
     response["Cache-Control"] = "no-store"
     return response
 
 
-def watchers_part(request, game, state=None):
-    """The view link's live part of `game` at its revision, in the request's language.
-
-    It holds no form and no token: every watcher of a revision in one language
-    gets the same, rendered once for them all and kept under the revision."""
+def live_part(request, game, can_edit, state=None):
+    """The live part of `game` at its revision, as every phone on that link fetches
+    it in the request's language: rendered once for them all and kept under the
+    revision. It holds no phone's CSRF token: the editing phones' forms in it are
+    posted by htmx, which sends each phone's own in a header (base.html)."""
 
     def render_it():
-        context = game_context(request, game, state or game.state(), False, oob=True)
+        context = game_context(
+            request, game, state or game.state(), can_edit, oob=True, shared=True
+        )
         return render(request, "tracker/game.html#live", context).content
 
-    what = f"watch-live-{get_language()}-{request.GET.get('history') == 'all'}"
+    link = "edit" if can_edit else "watch"
+    what = f"{link}-live-{get_language()}-{request.GET.get('history') == 'all'}"
     return game.kept(what, render_it)
 
 
