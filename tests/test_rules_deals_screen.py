@@ -99,3 +99,33 @@ def test_the_chart_starts_every_line_at_the_starting_chips(table, start):
 @pytest.mark.parametrize(("count", "label"), [(2, "Deals, best of 2"), (6, "Deals, best of 6")])
 def test_the_list_of_games_labels_a_deals_game_by_its_number_of_deals(count, label):
     assert DEALS.listing_label(normalize_rules("deals", {"deal_count": count})) == label
+
+
+# ------------------------------------------------------------ played for money
+
+
+def test_while_deals_for_money_are_played_the_line_says_the_prize():
+    # Best of 3, an entry fee of 50 each, three players: the winner takes 3 x 50.
+    state = replay("deals", {"deal_count": 3, "entry_fee": "50"}, ABC, [])
+    assert DEALS.meta(state, Decimal(0)) == " · best of 3 · 3 deals left · prize ₹150.00"
+
+
+def test_once_the_game_is_won_the_line_says_no_prize():
+    state = replay("deals", {"deal_count": 2, "entry_fee": "50"}, ABC, BEST_OF_2)
+    assert DEALS.meta(state, Decimal(0)) == " · best of 2 · 0 deals left"
+
+
+def test_at_the_end_every_other_player_pays_the_winner_the_entry_fee():
+    # Example 09 for an entry fee of 50: B wins, so A and C pay B 50 each.
+    state = replay("deals", {"deal_count": 2, "entry_fee": "50"}, ABC, BEST_OF_2)
+    assert state.settlement == [("A", "B", Decimal(50)), ("C", "B", Decimal(50))]
+
+
+def test_nobody_pays_before_the_end_nor_in_a_game_played_for_fun():
+    playing = replay("deals", {"deal_count": 2, "entry_fee": "50"}, ABC, BEST_OF_2[:1])
+    assert playing.settlement == []
+    assert best_of_2(BEST_OF_2).settlement == []  # won by B, but no entry fee
+
+
+def test_a_game_left_unnamed_is_named_by_its_number_of_deals():
+    assert DEALS.default_name({"deal_count": 3}) == "Deals, best of 3"

@@ -172,3 +172,25 @@ def test_indian_grouping_of_short_figures():
         "123",
         "1,234",
     ]
+
+
+def test_a_session_for_fun_heads_the_board_with_the_balance_alone():
+    assert POINTS.columns(session([], {"point_value": "0"})) == ["Balance (points)"]
+    assert POINTS.columns(session([])) == ["Balance (points)", "Money"]
+
+
+def test_the_family_table_counts_the_best_balance_at_the_end_as_the_winner():
+    # TWO_DEALS: Asha -25, Ravi +25, Meena 0; once ended, Ravi alone is best.
+    ended = session([*TWO_DEALS, {"type": "end"}])
+    assert POINTS.table_winner(ended.rules, ended.document()) == "Ravi"
+    playing = session(TWO_DEALS)
+    assert POINTS.table_winner(playing.rules, playing.document()) is None
+
+
+def test_a_session_ended_level_at_the_top_has_no_winner_at_the_table():
+    # Ravi wins deal 1 (Asha 10, Meena 20): Ravi +30, Asha -10, Meena -20.
+    # Asha wins deal 2 (Ravi 10, Meena 20): Asha +20, Ravi +20, Meena -40.
+    level = [deal("Ravi", Asha=10, Meena=20), deal("Asha", Ravi=10, Meena=20), {"type": "end"}]
+    ended = session(level)
+    assert [p.balance for p in ended.players] == [20, 20, -40]
+    assert POINTS.table_winner(ended.rules, ended.document()) is None

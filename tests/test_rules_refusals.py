@@ -252,6 +252,10 @@ SETUP_REFUSALS = [
     ("pool", {"rejoin_cutoff": 101}, "AB", None,
      "rules.rejoin_cutoff: rejoin cutoff must be below 101, the total that puts a player out"),
     ("pool", {"max_drops": -1}, "AB", None, "rules.max_drops: most drops must not be negative"),
+    # A limit no family reaches, so the game's CSV sheet can carry it back.
+    ("pool", {"max_drops": 1001}, "AB", None, "rules.max_drops: most drops must be at most 1000"),
+    ("pool", {"max_rejoins": 1001}, "AB", None,
+     "rules.max_rejoins: most rejoins must be at most 1000"),
     ("pool", {"hand_count": "some"}, "AB", None,
      "rules.hand_count: a loser counts must be all or except_pure or groups_excluded"),
     ("pool", {}, "AB", "Zed", "first_dealer: Zed is not one of the players"),
@@ -313,6 +317,8 @@ def test_each_limit_of_the_table_rules_is_allowed_on_the_limit():
     deals = rules.new_game("deals", {"deal_count": 100, "starting_chips": 1_000_000}, ["A", "B"])
     assert deals.document()["players"][0]["chips"] == 1_000_000
     assert rules.new_game("pool", {"pool_limit": 20}, ["A", "B"]).rules["pool_limit"] == 20
+    most = rules.new_game("pool", {"max_drops": 1000, "max_rejoins": 1000}, ["A", "B"]).rules
+    assert (most["max_drops"], most["max_rejoins"]) == (1000, 1000)
 
 
 def test_the_rejoin_cutoff_is_never_below_zero():

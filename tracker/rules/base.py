@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .table import N_, Phrase, RuleError
+from .table import N_, RuleError
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class Format:
     def default_name(self, rules):
         """The name of a game left unnamed: a Phrase, stored in English (it reads
         as its English words) and shown in the reader's language."""
-        return Phrase(self.label)
+        raise NotImplementedError
 
     def listing_label(self, rules):
         """The format in a list of games: "Pool 101", "Deals, best of 3" (each format words it)."""
