@@ -182,6 +182,24 @@ def test_at_one_rupee_a_point_each_loser_pays_the_winners_lead():
     assert state.settlement == [("Ravi", "Asha", Decimal(20)), ("Meena", "Asha", Decimal(20))]
 
 
+def test_the_sheet_has_money_only_on_the_row_that_ends_the_game():
+    table = {"target": 40, "point_value": "1", "money_unit": "1"}
+    # Asha collects 5 + 15 = 20, Ravi 5 + 5 = 10, then Asha 10 + 10 = 40 >= 40 and
+    # wins: Ravi (10) pays 40 - 10 = 30, Meena (0) pays 40: Asha +70.
+    history = [
+        deal("Asha", Ravi=5, Meena=15),
+        deal("Ravi", Asha=5, Meena=5),
+        deal("Asha", Ravi=10, Meena=10),
+    ]
+    assert BASIC.money_rows(replay("basic", table, P3, history)) == [
+        {},
+        {},
+        {"Asha": "70.00", "Ravi": "-30.00", "Meena": "-40.00"},
+    ]
+    assert BASIC.money_rows(replay("basic", table, P3, history[:1])) == [{}]  # not over yet
+    assert BASIC.money_rows(two_deals_to_100()) is None  # point value 0: for fun
+
+
 # ------------------------------------------------------------ the chart
 
 

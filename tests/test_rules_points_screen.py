@@ -194,3 +194,14 @@ def test_a_session_ended_level_at_the_top_has_no_winner_at_the_table():
     ended = session(level)
     assert [p.balance for p in ended.players] == [20, 20, -40]
     assert POINTS.table_winner(ended.rules, ended.document()) is None
+
+
+def test_the_sheet_has_each_players_money_after_every_deal():
+    # At 0.25 a point, money = balance x 0.25 after each deal:
+    # deal 1: Ravi +30 -> 7.50, Asha -10 -> -2.50, Meena -20 -> -5.00;
+    # deal 2: Asha -25 -> -6.25, Ravi +25 -> 6.25, Meena 0 -> 0.00.
+    assert POINTS.money_rows(session(TWO_DEALS)) == [
+        {"Asha": "-2.50", "Ravi": "7.50", "Meena": "-5.00"},
+        {"Asha": "-6.25", "Ravi": "6.25", "Meena": "0.00"},
+    ]
+    assert POINTS.money_rows(session(TWO_DEALS, {"point_value": "0"})) is None  # for fun

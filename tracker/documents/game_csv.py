@@ -210,36 +210,6 @@ def _rule_order(fmt, game_rules):
     ]
 
 
-def _plays_for_money(state):
-    """Whether the sheet has money columns.
-
-    Only points and basic settle in money between the players (pool and deals
-    have a pot, and a split row already shows each share), and a table playing
-    for fun (point value 0) has no money to show.
-    """
-    return state.format in ("points", "basic") and Decimal(state.rules["point_value"]) != 0
-
-
-def _money_rows(state):
-    """For each row, player -> the money they win (or, negative, pay) after it."""
-    value = Decimal(state.rules["point_value"])
-    if state.format == "points":
-        # A balance is money at any time: balance x point value (Points.amount).
-        return [
-            {name: money(Decimal(total) * value) for name, total in row.totals.items()}
-            for row in state.rows
-        ]
-    # Basic settles once, at the end: only the row that ends the game has money.
-    rows = [{} for _ in state.rows]
-    if state.finished and rows:
-        net = {p.name: Decimal(0) for p in state.players}
-        for payer, winner, amount in state.settlement:
-            net[payer] -= amount
-            net[winner] += amount
-        rows[-1] = {name: money(amount) for name, amount in net.items()}
-    return rows
-
-
 def write_csv(game_doc, state):
     """The game as CSV text (see the module docstring for the layout).
 
@@ -251,8 +221,10 @@ def write_csv(game_doc, state):
     players = [p.name for p in state.players]
     joined = any(event["type"] == "join" for event in history)
     fixed = (*FIXED_COLUMNS, JOIN_COLUMN) if joined else FIXED_COLUMNS
-    paying = players if _plays_for_money(state) else []
-    money_rows = _money_rows(state) if paying else [{}] * len(state.rows)
+    money_rows = state.spec.money_rows(state)
+    paying = players if money_rows is not None else []
+    if money_rows is None:
+        money_rows = [{}] * len(state.rows)
     buffer = io.StringIO()
     out = csv.writer(buffer, lineterminator="\r\n")
     out.writerow(["schema", SCHEMA])

@@ -143,6 +143,13 @@ class Format:
     def settlement(self, state):
         return []
 
+    def money_rows(self, state):
+        """The game sheet's money columns (tracker/documents/game_csv.py): for each
+        row, player -> the money they have won (negative: paid) after it; None where
+        no money passes between the players (pool and deals have a pot, a split
+        row shows each share) or the table plays for fun."""
+        return None
+
     def rejoin_refusal(self, state, name):
         return N_("only pool has rejoins")
 

@@ -221,6 +221,19 @@ class Basic(Format):
         payments.sort(key=lambda pay: (-pay[2], pay[3]))
         return [(a, b, amount) for a, b, amount, _ in payments]
 
+    def money_rows(self, state):
+        """Basic settles once, at the end: only the row that ends the game has money."""
+        if Decimal(state.rules["point_value"]) == 0:
+            return None
+        rows = [{} for _ in state.rows]
+        if state.finished and rows:
+            net = {p.name: Decimal(0) for p in state.players}
+            for payer, winner, amount in state.settlement:
+                net[payer] -= amount
+                net[winner] += amount
+            rows[-1] = {name: money(amount) for name, amount in net.items()}
+        return rows
+
     def state_document(self, state):
         doc = {
             "settlement": [

@@ -90,6 +90,16 @@ class Points(Thirteen):
         balances = {p.name: p.balance for p in state.players}
         return [(a, b, points * value) for a, b, points in fewest_payments(balances)]
 
+    def money_rows(self, state):
+        """A balance is money at any time: balance x point value (`amount`)."""
+        value = Decimal(state.rules["point_value"])
+        if value == 0:
+            return None
+        return [
+            {name: money(Decimal(total) * value) for name, total in row.totals.items()}
+            for row in state.rows
+        ]
+
     def player_document(self, state, player):
         return {"balance": player.balance, "amount": money(state.amount(player))}
 
