@@ -279,16 +279,14 @@ def live(request, token, can_edit):
     return response
 
 
-def live_part(request, game, can_edit, state=None):
+def live_part(request, game, can_edit):
     """The live part of `game` at its revision, as every phone on that link fetches
     it in the request's language: rendered once for them all and kept under the
     revision. It holds no phone's CSRF token: the editing phones' forms in it are
     posted by htmx, which sends each phone's own in a header (base.html)."""
 
     def render_it():
-        context = game_context(
-            request, game, state or game.state(), can_edit, oob=True, shared=True
-        )
+        context = game_context(request, game, game.state(), can_edit, oob=True, shared=True)
         return render(request, "tracker/game.html#live", context).content
 
     link = "edit" if can_edit else "watch"
