@@ -365,10 +365,11 @@ class Game(Linked):
         serial = game.revision + 1  # revisions only grow: an id is never given twice
         Event.from_dict(game, len(ids), event, serial).save()
         self.event_ids = [*ids, serial]
-        self._bump(game, _added(state.rows[-1]))
-        # Kept once committed: the phones that ask next find it.
-        key, kept = self._revision_key("game-state", self.revision), (self.event_ids, state)
+        # Kept once committed, before the phones are told (the streams' event is
+        # said on commit too, after this): the phones that ask next find it.
+        key, kept = self._revision_key("game-state", game.revision + 1), (self.event_ids, state)
         transaction.on_commit(lambda: cache.set(key, kept))
+        self._bump(game, _added(state.rows[-1]))
         return state
 
     @transaction.atomic

@@ -203,6 +203,16 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 1000},
         }
     }
+# The template's fragments of one revision ({% cache ... using="fragments" %}: a
+# game's scoreboard and history) are kept by each worker in its own memory: one
+# is quick to render again, and written to the shared cache it would cost more
+# than it saves (a file write and a listing of the folder, paid by every deal).
+CACHES["fragments"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "fragments",
+    "TIMEOUT": 3600,
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
 
 # Pushed updates (tracker/live/): how a change reaches every worker holding a
 # stream of it. "local": Unix datagrams between this machine's workers through

@@ -194,14 +194,13 @@ def game_context(request, game, state, can_edit, **extra):
     if can_edit and not state.finished and "entry" not in extra:
         extra["entry"] = DealForm(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
-    step = extra.get("step", False)
     if not hasattr(game, "event_ids"):
         game.history()
     fee = Decimal(state.rules.get("entry_fee", "0"))
     pot_after_join = rules.money(state.pot + fee)
     live_url = reverse("live" if can_edit else "watch_live", args=[token])
     join_form = extra.pop("join_form", None) or JoinForm(state)
-    history = scoreboard.history(state, game.event_ids, 1 if step else limit)
+    history = scoreboard.history(state, game.event_ids, limit)
     return {
         "game": game,
         "state": state,
@@ -231,7 +230,6 @@ def game_context(request, game, state, can_edit, **extra):
         # The rows read the same on every phone at a revision, unless an Undo
         # form (its CSRF token is the phone's own) is among them.
         "history_kept": not can_edit or all(row["type"] == "deal" for row in history),
-        "past_recent": scoreboard.RECENT + 1,  # the first row a step takes off
         "events_hidden": max(0, state.row_count - limit) if limit else 0,
         "banner": scoreboard.banner(state),
         "settlement": scoreboard.settlement(state),
@@ -279,14 +277,16 @@ def live(request, token, can_edit):
     return response
 
 
-def live_part(request, game, can_edit):
+def live_part(request, game, can_edit, state=None):
     """The live part of `game` at its revision, as every phone on that link fetches
     it in the request's language: rendered once for them all and kept under the
-    revision. It holds no phone's CSRF token: the editing phones' forms in it are
-    posted by htmx, which sends each phone's own in a header (base.html)."""
+    revision (`state`: the game's at it, if the caller has it). It holds no
+    phone's CSRF token: the editing phones' forms in it are posted by htmx,
+    which sends each phone's own in a header (base.html)."""
 
     def render_it():
-        context = game_context(request, game, game.state(), can_edit, oob=True, shared=True)
+        shown = game.state() if state is None else state
+        context = game_context(request, game, shown, can_edit, oob=True, shared=True)
         return render(request, "tracker/game.html#live", context).content
 
     link = "edit" if can_edit else "watch"
