@@ -242,6 +242,14 @@ class Table:
         self.polls = 0  # polls answered before the window closed
         self.until = float("inf")
 
+    async def open_page(self, phone):
+        """The phone opens its game page, as every phone does before its board is
+        polled or its stream held: the page's parts are made for it then."""
+        poll, _ = phone_paths(self.game, phone)
+        status, _ = await self.connections[phone].request("GET", poll.removesuffix("live/"))
+        if status != 200:
+            self.errors.append(f"page {status}")
+
     async def save(self, connection):
         body = save_body(self.rng, self.revision, self.csrf)
         self.saving = True
@@ -335,7 +343,8 @@ class Table:
 
 async def tables_playing(server, tables, cookie, csrf, mode, seconds, rng):
     """Server CPU-seconds a minute for the tables' phones, polling or pushed, a
-    deal a table every 2 minutes. Everything the server does counts: the saves,
+    deal a table every 2 minutes. Every phone has opened its game page first,
+    before the clock runs. Everything the server does then counts: the saves,
     the polls or the events, the fetches, the heartbeats."""
     port = server.port
     period = 120.0  # a deal a table every 2 minutes, the tables spread over it
@@ -344,6 +353,13 @@ async def tables_playing(server, tables, cookie, csrf, mode, seconds, rng):
         first = period * i / len(tables)
         times = [first + k * period for k in range(int(seconds // period) + 2)]
         made.append(Table(game, port, cookie, csrf, random.Random(rng.random()), times))
+    gate = asyncio.Semaphore(50)
+
+    async def open_page(table, phone):
+        async with gate:
+            await table.open_page(phone)
+
+    await asyncio.gather(*(open_page(t, p) for t in made for p in range(PHONES)))
     streams = []
     latest = {}
     if mode == "pushed":
