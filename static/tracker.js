@@ -237,6 +237,17 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const drift = form.querySelector(".drift");
   if (drift) drift.hidden = false;
 });
+// A deal saved is answered with a step (templates/tracker/game.html, "step"):
+// the new row added first in the history. A board fetched just before the
+// answer came (another phone's poll, the pushed update) may have it already:
+// the row is added once.
+document.addEventListener("htmx:oobBeforeSwap", (event) => {
+  const target = event.detail.target;
+  const fresh = event.detail.fragment;
+  if (!target || target.id !== "history-rows" || !fresh || !fresh.querySelector) return;
+  const row = fresh.querySelector("tr[id]");
+  if (row && document.getElementById(row.id)) event.detail.shouldSwap = false;
+});
 // A poll's answer that crossed a change made on this phone is not shown: the
 // change's own answer brings the board, and the next poll anything newer. htmx
 // looks for a poll's out-of-band parts beside the board that sent it, so once

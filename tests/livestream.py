@@ -16,21 +16,13 @@ import time
 from .livegunicorn import deal_fields, deal_form
 
 
-def save_deal(server, edit_token, k, htmx=False):
-    """Deal k saved through the edit link, as a phone without JavaScript posts it
-    (or, `htmx`, as the page's htmx posts it: answered with the new board);
+def save_deal(server, edit_token, k):
+    """Deal k saved through the edit link, as a phone without JavaScript posts it;
     returns the game's revision after it."""
     phone = server.browser()
     token, version = deal_form(phone.get(f"/g/{edit_token}/").body)
-    if htmx:
-        fields = {**deal_fields(k, version), "csrfmiddlewaretoken": token}
-        headers = {"X-CSRFToken": token, "HX-Request": "true"}
-        saved = phone.request("POST", f"/g/{edit_token}/deal/", fields=fields, headers=headers)
-        assert saved.status == 200, saved.body[:500]
-        assert f'data-revision="{version + 1}"' in saved.body
-    else:
-        saved = phone.post(f"/g/{edit_token}/deal/", deal_fields(k, version), token)
-        assert saved.status == 302, saved.body[:500]
+    saved = phone.post(f"/g/{edit_token}/deal/", deal_fields(k, version), token)
+    assert saved.status == 302, saved.body[:500]
     return version + 1
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from tracker import rules
 
-from .events import END, deal
+from .events import END, deal, sit_in, sit_out
 
 
 def rejoin(name):
@@ -223,6 +223,24 @@ def test_the_history_screen_shows_the_newest_rows_oldest_first_and_counts_them_a
     assert [row.number for row in state.recent_rows(1)] == [40]
     assert [row.number for row in state.recent_rows(45)] == list(range(1, 41))  # all 40
     assert state.recent_rows(0) == []
+
+
+def test_the_newest_deals_are_counted_back_to_the_last_other_event():
+    # The game screen adds a saved deal's row alone only when the rows it shows
+    # are all deals: how many of the newest rows, back from the last, are deals.
+    state = rules.new_game("points", {}, ["Asha", "Ravi", "Meena"])
+    assert state.newest_deals == 0  # no rows yet
+    rules.apply(state, deal("Asha", Ravi=10, Meena=20))
+    rules.apply(state, deal("Ravi", Asha=5, Meena=5))
+    assert state.newest_deals == 2
+    rules.apply(state, sit_out("Meena"))  # not a deal: none since
+    assert state.newest_deals == 0
+    rules.apply(state, deal("Asha", Ravi=30))
+    assert state.newest_deals == 1  # deal, sit-out, deal, deal: one back to the sit-out
+    rules.apply(state, sit_in("Meena"))
+    rules.apply(state, deal("Meena", Asha=2, Ravi=3))
+    rules.apply(state, deal("Meena", Asha=4, Ravi=6))
+    assert state.newest_deals == 2
 
 
 def test_a_split_row_keeps_the_method_and_the_shares():

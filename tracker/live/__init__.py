@@ -8,9 +8,7 @@ side of it:
 
 - `game_moved` and `table_moved`, called when a game's or table's revision is
   saved (the models' post_save signal), say so to every worker once the
-  transaction commits (tracker/live/fanout.py), or, inside `told_after`, once
-  the block ends: a deal's save keeps the part every editing phone fetches
-  before they are told, so they find it made (views/changes.py);
+  transaction commits (tracker/live/fanout.py);
 - `find` checks a stream's link, `read_versions` reads revisions again (for
   the hubs, tracker/live/hub.py); both run on Django's threads.
 
@@ -18,10 +16,6 @@ A table's version is its revision plus its games' revisions: it moves with
 every change to the table and with every deal of its games, so a table page
 hears of both.
 """
-
-import logging
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 from django.db import close_old_connections, transaction
 from django.db.models import F, Q, Sum
@@ -31,11 +25,7 @@ from django.db.models.signals import post_delete, post_save
 from ..models import Game, Table
 from .hub import message
 
-log = logging.getLogger(__name__)
-
 _fanout = None
-# The news held by `told_after` (a list), or None: said once committed.
-_held = ContextVar("live_news_held", default=None)
 
 
 def current_fanout():
@@ -50,34 +40,10 @@ def current_fanout():
 
 def _publish_on_commit(channel, read_version):
     def publish():
-        news = message(channel, read_version())
-        held = _held.get()
-        if held is None:
-            current_fanout().publish(news)
-        else:
-            held.append(news)
+        current_fanout().publish(message(channel, read_version()))
 
     # robust: a fan-out that fails is logged, never turned into a failed save.
     transaction.on_commit(publish, robust=True)
-
-
-@contextmanager
-def told_after():
-    """The changes committed inside this block are told to the streams when it
-    ends (however it ends), not at their commit: what the block makes for the
-    phones that will ask (a save's answer, kept for every editing phone) is made
-    before they ask, once, not by each of them at the same moment."""
-    held = []
-    token = _held.set(held)
-    try:
-        yield
-    finally:
-        _held.reset(token)
-        for news in held:
-            try:
-                current_fanout().publish(news)
-            except Exception:  # as on_commit's robust: logged, never a failed save
-                log.exception("live: could not tell the streams %r", news)
 
 
 def game_moved(game):

@@ -76,6 +76,17 @@ class GameState:
         """The newest `count` rows (every row when there are fewer), oldest first."""
         return self.rows[-count:] if count > 0 else []
 
+    @property
+    def newest_deals(self):
+        """How many of the newest rows, back from the last, are deals: whether
+        the rows the game screen shows are all deals."""
+        count = 0
+        for row in reversed(self.rows):
+            if row.type != "deal":
+                break
+            count += 1
+        return count
+
     # -- lookups
 
     @property

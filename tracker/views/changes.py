@@ -9,8 +9,8 @@ nothing is changed. A post without a whole-number version gets 400.
 """
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
-from django.shortcuts import redirect
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -18,13 +18,13 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from .. import i18n, live, rules
+from .. import i18n, rules
 from ..forms import DealForm, JoinForm, SplitForm
 from ..models import Event, Game, StaleHistory
 from ..rules.money_format import plays_for_money
 from ..screens import scoreboard
 from .common import get_game_or_404, made_against, page_or_part
-from .games import live_part, show_game
+from .games import game_context, is_step, show_game
 
 NO_VERSION = gettext_lazy(
     "Nothing was saved: the form did not say which version of the game it was made for. "
@@ -48,12 +48,14 @@ def _back(request, game, state=None, notice=None):
 
 
 def _saved(request, game, state):
-    """The htmx answer to a deal saved from the deal form: the live part every
-    editing phone fetches after it (the board, and out of band the history and
-    a fresh form), with the notice and the change slot emptied. It is made once
-    here and kept for them, and so is the view link's, before they are told."""
-    response = HttpResponse(live_part(request, game, True, state))
-    live_part(request, game, False, state)
+    """The htmx answer to a deal saved from the deal form: the board, and out
+    of band the history and a fresh form (the live part other phones' polls
+    get), with the notice and the change slot emptied. Where the history shown
+    is only deals, the new one is added to it (a step, `is_step`): the rest of
+    the history is not rendered again."""
+    step = is_step(request, state)
+    context = game_context(request, game, state, True, oob=True, step=step)
+    response = render(request, f"tracker/game.html#{'step' if step else 'live'}", context)
     response.content += render_to_string("tracker/game.html#saved").encode()
     return reswap(retarget(response, "#board"), "outerHTML")
 
@@ -110,18 +112,16 @@ def add_deal(request, token):
     if state.finished:
         form.add_error(None, gettext("The game is over: no more deals."))
     if form.is_valid() and form.event is not None:
-        # The other phones are told once the answer is made: they fetch it, kept.
-        with live.told_after():
-            try:
-                new_state = game.add_event(form.event, version, state=state)
-            except StaleHistory:
-                return _stale(request, game, version, typed=request.POST)
-            except rules.RuleError as error:
-                form.refuse(error)
-            else:
-                if request.htmx:
-                    return _saved(request, game, new_state)
-                return _back(request, game)
+        try:
+            new_state = game.add_event(form.event, version, state=state)
+        except StaleHistory:
+            return _stale(request, game, version, typed=request.POST)
+        except rules.RuleError as error:
+            form.refuse(error)
+        else:
+            if request.htmx:
+                return _saved(request, game, new_state)
+            return _back(request, game)
     if not _still_at(game, version):  # the state read was already newer than the form
         return _stale(request, game, version, typed=request.POST)
     return show_game(request, game, state, True, status=422, entry=form)

@@ -194,13 +194,14 @@ def game_context(request, game, state, can_edit, **extra):
     if can_edit and not state.finished and "entry" not in extra:
         extra["entry"] = DealForm(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
+    step = extra.get("step", False)
     if not hasattr(game, "event_ids"):
         game.history()
     fee = Decimal(state.rules.get("entry_fee", "0"))
     pot_after_join = rules.money(state.pot + fee)
     live_url = reverse("live" if can_edit else "watch_live", args=[token])
     join_form = extra.pop("join_form", None) or JoinForm(state)
-    history = scoreboard.history(state, game.event_ids, limit)
+    history = scoreboard.history(state, game.event_ids, 1 if step else limit)
     return {
         "game": game,
         "state": state,
@@ -230,6 +231,7 @@ def game_context(request, game, state, can_edit, **extra):
         # The rows read the same on every phone at a revision, unless an Undo
         # form (its CSRF token is the phone's own) is among them.
         "history_kept": not can_edit or all(row["type"] == "deal" for row in history),
+        "past_recent": scoreboard.RECENT + 1,  # the first row a step takes off
         "events_hidden": max(0, state.row_count - limit) if limit else 0,
         "banner": scoreboard.banner(state),
         "settlement": scoreboard.settlement(state),
@@ -267,31 +269,64 @@ def game(request, token, can_edit):
 @require_safe
 def live(request, token, can_edit):
     """The poll of the scoreboard: 204 while nothing changed, else the new board
-    (and out of band the history and a fresh deal form)."""
+    (and out of band the history and a fresh deal form); to a phone one deal
+    behind, the step from its board to this one (`live_step`), where there is one."""
     revision = Game.revision_by_link(token, can_edit)
-    if revision is not None and request.GET.get("v") == revision:
+    shown = request.GET.get("v")
+    if revision is not None and shown == revision:
         response = HttpResponse(status=204)
     else:
-        response = HttpResponse(live_part(request, get_game_or_404(token, can_edit), can_edit))
+        game = get_game_or_404(token, can_edit)
+        step = live_step(request, game, can_edit) if shown == str(game.revision - 1) else None
+        response = HttpResponse(step or live_part(request, game, can_edit))
     response["Cache-Control"] = "no-store"
     return response
 
 
-def live_part(request, game, can_edit, state=None):
+def live_part(request, game, can_edit):
     """The live part of `game` at its revision, as every phone on that link fetches
     it in the request's language: rendered once for them all and kept under the
-    revision (`state`: the game's at it, if the caller has it). It holds no
-    phone's CSRF token: the editing phones' forms in it are posted by htmx,
-    which sends each phone's own in a header (base.html)."""
+    revision. It holds no phone's CSRF token: the editing phones' forms in it are
+    posted by htmx, which sends each phone's own in a header (base.html)."""
 
     def render_it():
-        shown = game.state() if state is None else state
-        context = game_context(request, game, shown, can_edit, oob=True, shared=True)
+        context = game_context(request, game, game.state(), can_edit, oob=True, shared=True)
         return render(request, "tracker/game.html#live", context).content
 
     link = "edit" if can_edit else "watch"
     what = f"{link}-live-{get_language()}-{request.GET.get('history') == 'all'}"
     return game.kept(what, render_it)
+
+
+def live_step(request, game, can_edit):
+    """The step from the revision before to this one, or None where the board
+    before cannot be stepped from (`is_step`): the new board, the new row of the
+    history, and for an editing phone a fresh deal form (game.html, "step"). It
+    is what a phone one deal behind fetches when told of a deal: a row, not the
+    whole history again. Made once for every phone on the link, as `live_part`."""
+    state = game.state()
+    # The change to this revision added the newest event (a deal corrected or
+    # deleted moves the revision on too, and changes rows the phone shows).
+    if game.event_ids[-1:] != [game.revision] or not is_step(request, state):
+        return None
+
+    def render_it():
+        context = game_context(request, game, state, can_edit, oob=True, step=True, shared=True)
+        return render(request, "tracker/game.html#step", context).content
+
+    link = "edit" if can_edit else "watch"
+    return game.kept(f"{link}-step-{get_language()}", render_it)
+
+
+def is_step(request, state):
+    """Whether the newest deal can be shown as a step from the board before it:
+    a deal added to a game that goes on, to a history that already had rows,
+    the rows shown all deals (an event's Undo form carries the version, which
+    would go stale), on the page of the newest rows (not of every event)."""
+    count = state.row_count
+    if state.finished or count < 2 or request.GET.get("history") == "all":
+        return False
+    return state.newest_deals >= min(scoreboard.RECENT, count)
 
 
 @require_POST
