@@ -26,9 +26,14 @@ def points_game(deals):
     return Game.create("points", {}, NAMES, history=history)
 
 
-def queries(action):
-    for kept in caches.all():  # the rendering path, not a page kept for this revision
+def forget_what_is_kept():
+    """The rendering path, not a page kept for this revision (every cache)."""
+    for kept in caches.all():
         kept.clear()
+
+
+def queries(action):
+    forget_what_is_kept()
     with CaptureQueriesContext(connection) as captured:
         response = action()
     assert response.status_code < 400, response.status_code
@@ -74,7 +79,6 @@ def test_query_budget(what, django_assert_max_num_queries):
     client = Client()
     client.get(game.get_absolute_url())
     action = ACTIONS[what](client, game)
-    for kept in caches.all():
-        kept.clear()
+    forget_what_is_kept()
     with django_assert_max_num_queries(BUDGET[what]):
         action()

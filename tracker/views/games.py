@@ -293,29 +293,35 @@ def live_part(request, game, can_edit):
         context = game_context(request, game, game.state(), can_edit, oob=True, shared=True)
         return render(request, "tracker/game.html#live", context).content
 
-    link = "edit" if can_edit else "watch"
-    what = f"{link}-live-{get_language()}-{request.GET.get('history') == 'all'}"
-    return game.kept(what, render_it)
+    return _made_once(request, game, can_edit, "live", render_it)
 
 
 def live_step(request, game, can_edit):
-    """The step from the revision before to this one, or None where the board
+    """The step from the revision before to this one, or b"" where the board
     before cannot be stepped from (`is_step`): the new board, the new row of the
     history, and for an editing phone a fresh deal form (game.html, "step"). It
     is what a phone one deal behind fetches when told of a deal: a row, not the
-    whole history again. Made once for every phone on the link, as `live_part`."""
-    state = game.state()
-    # The change to this revision added the newest event (a deal corrected or
-    # deleted moves the revision on too, and changes rows the phone shows).
-    if game.event_ids[-1:] != [game.revision] or not is_step(request, state):
-        return None
+    whole history again. Made (or found not to be) once for every phone on the
+    link, as `live_part`: the state is read only then."""
 
     def render_it():
+        state = game.state()
+        # The change to this revision added the newest event (a deal corrected or
+        # deleted moves the revision on too, and changes rows the phone shows).
+        if game.event_ids[-1:] != [game.revision] or not is_step(request, state):
+            return b""
         context = game_context(request, game, state, can_edit, oob=True, step=True, shared=True)
         return render(request, "tracker/game.html#step", context).content
 
+    return _made_once(request, game, can_edit, "step", render_it)
+
+
+def _made_once(request, game, can_edit, part, render_it):
+    """`render_it()`, kept under the game's revision for every phone on the link
+    (edit or view) that asks in the request's language, from the same page."""
     link = "edit" if can_edit else "watch"
-    return game.kept(f"{link}-step-{get_language()}", render_it)
+    every_event = request.GET.get("history") == "all"
+    return game.kept(f"{link}-{part}-{get_language()}-{every_event}", render_it)
 
 
 def is_step(request, state):
