@@ -3,6 +3,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
@@ -94,6 +95,15 @@ def _test_settings(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after():
+    """A test client's request in Hindi leaves Hindi active on the thread (the
+    LocaleMiddleware activates it and nothing deactivates it): the next test
+    starts in the default language again."""
+    yield
+    translation.deactivate()
 
 
 def example_paths():

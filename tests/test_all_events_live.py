@@ -253,6 +253,21 @@ def test_a_phone_one_deal_behind_is_sent_the_step_to_the_new_deal(client):
     assert "afterbegin:" not in further and rows(further) == list(range(16, 4, -1))
 
 
+@pytest.mark.django_db(transaction=True)
+def test_each_phone_one_deal_behind_gets_the_step_in_its_own_language():
+    """The deal saved from a phone in Hindi, committed as on the server: the
+    saving phone is answered in Hindi, the other editing phone in English gets
+    the step in English, and a third in Hindi gets it in Hindi."""
+    game = fifteen_deals()
+    saved = save_deal_16(game, Client(HTTP_ACCEPT_LANGUAGE="hi"))
+    assert "डील 17 लिखें" in saved and rows(saved) == [16]
+    url = f"/g/{game.edit_token}/live/?v=15"
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get(url, **HTMX).content.decode()
+    assert "Enter deal 17" in english and "लिखें" not in english and rows(english) == [16]
+    hindi = Client(HTTP_ACCEPT_LANGUAGE="hi").get(url, **HTMX).content.decode()
+    assert "डील 17 लिखें" in hindi and rows(hindi) == [16]
+
+
 def test_after_a_deal_is_corrected_a_phone_one_behind_gets_every_row_shown_again(client):
     """A correction moves the revision on but changes rows already shown (and
     the totals after them): the phone one behind is sent the whole newest 12."""
