@@ -366,9 +366,16 @@ class Game(Linked):
         Event.from_dict(game, len(ids), event, serial).save()
         self.event_ids = [*ids, serial]
         # Kept once committed, before the phones are told (the streams' event is
-        # said on commit too, after this): the phones that ask next find it.
-        key, kept = self._revision_key("game-state", game.revision + 1), (self.event_ids, state)
-        transaction.on_commit(lambda: cache.set(key, kept))
+        # said on commit too, after this): the phones that ask next find it. The
+        # state before it is never asked for again: deleted, so it does not fill
+        # the cache (the file cache lists its folder on every write).
+        after, before = (self._revision_key("game-state", r) for r in (serial, game.revision))
+
+        def keep_state():
+            cache.set(after, (self.event_ids, state))
+            cache.delete(before)
+
+        transaction.on_commit(keep_state)
         self._bump(game, _added(state.rows[-1]))
         return state
 
