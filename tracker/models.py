@@ -13,7 +13,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db import models, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
@@ -237,11 +237,11 @@ class Game(Linked):
             )
         return f"{what}:{self.view_key}:{revision}"
 
-    def kept(self, what, work):
+    def kept(self, what, work, using="default"):
         """`work()`, made once per revision of the game as read (a long game's
         download asked again and again replays nothing; every change moves the
-        revision on, so what is kept is never stale)."""
-        return cache.get_or_set(self._revision_key(what, self.revision), work)
+        revision on, so what is kept is never stale), in the cache `using`."""
+        return caches[using].get_or_set(self._revision_key(what, self.revision), work)
 
     def as_document(self):
         return game_json.write(*self.input_and_state())
@@ -343,7 +343,7 @@ class Game(Linked):
     # -- changing
 
     @transaction.atomic
-    def add_event(self, event, made_against, state=None):
+    def add_event(self, event, made_against, state=None, before_told=None):
         """Append an event after the engine accepts it; returns the new state.
 
         `made_against` is the revision the form was made against: if another
@@ -351,6 +351,8 @@ class Game(Linked):
         event is looked at and nothing changes, so a retried post is recorded
         once and never on the wrong history. `state`: this game's state as the
         caller read it at that revision (with `history`), so it is not replayed again.
+        `before_told(state)` runs once the event is committed, before the phones
+        are told of it: what they will all fetch, made once for them.
         """
         game = self.locked_at(made_against)
         if state is None or getattr(self, "event_ids", None) is None:
@@ -376,6 +378,9 @@ class Game(Linked):
             cache.delete(before)
 
         transaction.on_commit(keep_state)
+        if before_told is not None:
+            # robust: the deal is saved, and the phones are told of it whatever happens here.
+            transaction.on_commit(lambda: before_told(state), robust=True)
         self._bump(game, _added(state.rows[-1]))
         return state
 

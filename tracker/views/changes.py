@@ -8,8 +8,10 @@ answered 409 with the game as it is now and what was typed filled in again;
 nothing is changed. A post without a whole-number version gets 400.
 """
 
+from functools import partial
+
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -24,7 +26,7 @@ from ..models import Event, Game, StaleHistory
 from ..rules.money_format import plays_for_money
 from ..screens import scoreboard
 from .common import get_game_or_404, made_against, page_or_part
-from .games import game_context, is_step, show_game
+from .games import game_context, is_step, live_step, show_game
 
 NO_VERSION = gettext_lazy(
     "Nothing was saved: the form did not say which version of the game it was made for. "
@@ -49,15 +51,24 @@ def _back(request, game, state=None, notice=None):
 
 def _saved(request, game, state):
     """The htmx answer to a deal saved from the deal form: the board, and out
-    of band the history and a fresh form (the live part other phones' polls
-    get), with the notice and the change slot emptied. Where the history shown
-    is only deals, the new one is added to it (a step, `is_step`): the rest of
-    the history is not rendered again."""
-    step = is_step(request, state)
-    context = game_context(request, game, state, True, oob=True, step=step)
-    response = render(request, f"tracker/game.html#{'step' if step else 'live'}", context)
-    response.content += render_to_string("tracker/game.html#saved").encode()
+    of band the history and a fresh form, with the notice and the change slot
+    emptied. Where the history shown is only deals, the new one is added to it:
+    the step the other editing phones fetch, made before they were told of the
+    deal (`_make_step`). Else the whole live part. Neither holds the phone's CSRF
+    token: htmx sends it in a header (base.html)."""
+    part = is_step(request, state) and live_step(request, game, True, state)
+    if not part:
+        context = game_context(request, game, state, True, oob=True, shared=True)
+        part = render(request, "tracker/game.html#live", context).content
+    response = HttpResponse(part + render_to_string("tracker/game.html#saved").encode())
     return reswap(retarget(response, "#board"), "outerHTML")
+
+
+def _make_step(request, game, state):
+    """Once a deal is saved, before the phones are told: the step to it (where
+    there is one) that every editing phone fetches, made in this phone's language."""
+    if is_step(request, state):
+        live_step(request, game, True, state)
 
 
 def _still_at(game, version):
@@ -112,8 +123,9 @@ def add_deal(request, token):
     if state.finished:
         form.add_error(None, gettext("The game is over: no more deals."))
     if form.is_valid() and form.event is not None:
+        before_told = partial(_make_step, request, game) if request.htmx else None
         try:
-            new_state = game.add_event(form.event, version, state=state)
+            new_state = game.add_event(form.event, version, state, before_told)
         except StaleHistory:
             return _stale(request, game, version, typed=request.POST)
         except rules.RuleError as error:

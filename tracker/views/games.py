@@ -286,8 +286,9 @@ def live(request, token, can_edit):
 def live_part(request, game, can_edit):
     """The live part of `game` at its revision, as every phone on that link fetches
     it in the request's language: rendered once for them all and kept under the
-    revision. It holds no phone's CSRF token: the editing phones' forms in it are
-    posted by htmx, which sends each phone's own in a header (base.html)."""
+    revision (the "live" cache). It holds no phone's CSRF token: the editing
+    phones' forms in it are posted by htmx, which sends each phone's own in a
+    header (base.html)."""
 
     def render_it():
         context = game_context(request, game, game.state(), can_edit, oob=True, shared=True)
@@ -296,21 +297,22 @@ def live_part(request, game, can_edit):
     return _made_once(request, game, can_edit, "live", render_it)
 
 
-def live_step(request, game, can_edit):
+def live_step(request, game, can_edit, state=None):
     """The step from the revision before to this one, or b"" where the board
     before cannot be stepped from (`is_step`): the new board, the new row of the
     history, and for an editing phone a fresh deal form (game.html, "step"). It
     is what a phone one deal behind fetches when told of a deal: a row, not the
     whole history again. Made (or found not to be) once for every phone on the
-    link, as `live_part`: the state is read only then."""
+    link, as `live_part`: the state is read only then, unless the caller has it
+    (`state`: the deal's save makes the edit link's step before anyone is told)."""
 
     def render_it():
-        state = game.state()
+        now = game.state() if state is None else state
         # The change to this revision added the newest event (a deal corrected or
         # deleted moves the revision on too, and changes rows the phone shows).
-        if game.event_ids[-1:] != [game.revision] or not is_step(request, state):
+        if game.event_ids[-1:] != [game.revision] or not is_step(request, now):
             return b""
-        context = game_context(request, game, state, can_edit, oob=True, step=True, shared=True)
+        context = game_context(request, game, now, can_edit, oob=True, step=True, shared=True)
         return render(request, "tracker/game.html#step", context).content
 
     return _made_once(request, game, can_edit, "step", render_it)
@@ -321,7 +323,7 @@ def _made_once(request, game, can_edit, part, render_it):
     (edit or view) that asks in the request's language, from the same page."""
     link = "edit" if can_edit else "watch"
     every_event = request.GET.get("history") == "all"
-    return game.kept(f"{link}-{part}-{get_language()}-{every_event}", render_it)
+    return game.kept(f"{link}-{part}-{get_language()}-{every_event}", render_it, using="live")
 
 
 def is_step(request, state):
