@@ -371,7 +371,8 @@ class Game(Linked):
         # said on commit too, after this): the phones that ask next find it. The
         # state before it is never asked for again: deleted, so it does not fill
         # the cache (the file cache lists its folder on every write).
-        after, before = (self._revision_key("game-state", r) for r in (serial, game.revision))
+        after = self._revision_key("game-state", serial)
+        before = self._revision_key("game-state", game.revision)
 
         def keep_state():
             cache.set(after, (self.event_ids, state))

@@ -12,7 +12,7 @@ from functools import partial
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -26,7 +26,7 @@ from ..models import Event, Game, StaleHistory
 from ..rules.money_format import plays_for_money
 from ..screens import scoreboard
 from .common import get_game_or_404, made_against, page_or_part
-from .games import game_context, is_step, live_step, show_game
+from .games import is_step, live_part, live_step, show_game
 
 NO_VERSION = gettext_lazy(
     "Nothing was saved: the form did not say which version of the game it was made for. "
@@ -54,12 +54,10 @@ def _saved(request, game, state):
     of band the history and a fresh form, with the notice and the change slot
     emptied. Where the history shown is only deals, the new one is added to it:
     the step the other editing phones fetch, made before they were told of the
-    deal (`_make_step`). Else the whole live part. Neither holds the phone's CSRF
-    token: htmx sends it in a header (base.html)."""
-    part = is_step(request, state) and live_step(request, game, True, state)
-    if not part:
-        context = game_context(request, game, state, True, oob=True, shared=True)
-        part = render(request, "tracker/game.html#live", context).content
+    deal (`_make_step`). Else the whole live part, kept for them too. Neither
+    holds the phone's CSRF token: htmx sends it in a header (base.html)."""
+    step = is_step(request, state) and live_step(request, game, True, state)
+    part = step or live_part(request, game, True, state)
     response = HttpResponse(part + render_to_string("tracker/game.html#saved").encode())
     return reswap(retarget(response, "#board"), "outerHTML")
 

@@ -283,15 +283,16 @@ def live(request, token, can_edit):
     return response
 
 
-def live_part(request, game, can_edit):
+def live_part(request, game, can_edit, state=None):
     """The live part of `game` at its revision, as every phone on that link fetches
     it in the request's language: rendered once for them all and kept under the
-    revision (the "live" cache). It holds no phone's CSRF token: the editing
-    phones' forms in it are posted by htmx, which sends each phone's own in a
-    header (base.html)."""
+    revision (the "live" cache), from `state` where the caller has it. It holds
+    no phone's CSRF token: the editing phones' forms in it are posted by htmx,
+    which sends each phone's own in a header (base.html)."""
 
     def render_it():
-        context = game_context(request, game, game.state(), can_edit, oob=True, shared=True)
+        now = game.state() if state is None else state
+        context = game_context(request, game, now, can_edit, oob=True, shared=True)
         return render(request, "tracker/game.html#live", context).content
 
     return _made_once(request, game, can_edit, "live", render_it)
