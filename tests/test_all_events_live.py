@@ -6,11 +6,11 @@ still lists the newest 12 and is sent a step."""
 import re
 
 import pytest
-from django.core.cache import caches
 from django.test import Client
 
 from tracker.models import Game
 
+from .conftest import forget_what_is_kept
 from .events import deal
 
 pytestmark = pytest.mark.django_db
@@ -28,8 +28,7 @@ DELETE = "delete:#history-rows"
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    for kept in caches.all():
-        kept.clear()
+    forget_what_is_kept()
 
 
 def fifteen_deals():

@@ -3,12 +3,13 @@
 import random
 
 import pytest
-from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tracker.models import Game
+
+from .conftest import forget_what_is_kept
 
 pytestmark = pytest.mark.django_db
 
@@ -24,12 +25,6 @@ def points_game(deals):
         results = {n: pick.choice([0, 2, 17, 40, "first_drop"]) for n in NAMES if n != winner}
         history.append({"type": "deal", "winner": winner, "results": results})
     return Game.create("points", {}, NAMES, history=history)
-
-
-def forget_what_is_kept():
-    """The rendering path, not a page kept for this revision (every cache)."""
-    for kept in caches.all():
-        kept.clear()
 
 
 def queries(action):
