@@ -145,15 +145,6 @@ class DealForm(FirstErrors, forms.Form):
         """A fresh form for the next deal: nothing typed, nothing refused."""
         return not self.is_bound and not self.initial
 
-    @property
-    def seats_key(self):
-        """What a blank form's fields show, beyond the game's format and rules
-        (which never change): the players dealt in, in their seats, and whether
-        it is a tie-breaker. The same for every deal until someone sits out,
-        leaves, is out, or joins. (The cache tag hashes it: any name will do.)"""
-        seats = "\n".join(f"{p.seat} {p.name}" for p in self.playing)
-        return f"{seats}\n{'tie' if self.state.tie_breaker else ''}"
-
     @staticmethod
     def _initial(state, playing, event):
         """A stored deal as its form shows it (a correction)."""

@@ -13,7 +13,6 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache, caches
 from django.db import models, transaction
 from django.db.models.functions import Lower
 from django.urls import reverse
@@ -210,38 +209,18 @@ class Game(Linked):
         return rules.replay(self.format, self.rules, names, history, names[self.first_dealer - 1])
 
     def state(self):
-        """The state the stored history replays to, worked out once per revision
-        for every worker and server: kept in Django's cache under the game and the
-        revision it is at now (read with the cache's key: every change to the
-        history moves it on, so a kept state is never stale). The ids of the
-        events it replayed come with it (`event_ids`)."""
-        key = self._revision_key("game-state")
-        found = cache.get(key)
-        if found is not None:
-            self.event_ids, state = found
-            return state
-        state = self.replay()
-        cache.set(key, (self.event_ids, state))
-        return state
-
-    def _revision_key(self, what, revision=None):
-        """A cache key of what the game is at a revision (by default the one it is
-        at now). By the view link's key, never given to another game (a row's id
-        can be, once the newest game is deleted)."""
-        if revision is None:
-            revision = (
-                Game.objects.filter(pk=self.pk)
-                .order_by()
-                .values_list("revision", flat=True)
-                .first()
-            )
-        return f"{what}:{self.view_key}:{revision}"
-
-    def kept(self, what, work, using="default"):
-        """`work()`, made once per revision of the game as read (a long game's
-        download asked again and again replays nothing; every change moves the
-        revision on, so what is kept is never stale), in the cache `using`."""
-        return caches[using].get_or_set(self._revision_key(what, self.revision), work)
+        """The state the stored history replays to, at the revision this game was
+        read at. The history and the revision are read as one: if another change
+        lands between reading them, both are read again, so a page never shows
+        one revision's figures under another's number (its phone would then ask
+        again at the wrong moment, or never)."""
+        for _attempt in range(100):
+            history = self.history()
+            revision = Game.objects.filter(pk=self.pk).values_list("revision", flat=True).first()
+            if revision is None or revision == self.revision:
+                break
+            self.refresh_from_db()
+        return self.replay(history)
 
     def as_document(self):
         return game_json.write(*self.input_and_state())
@@ -343,45 +322,24 @@ class Game(Linked):
     # -- changing
 
     @transaction.atomic
-    def add_event(self, event, made_against, state=None, before_told=None):
+    def add_event(self, event, made_against):
         """Append an event after the engine accepts it; returns the new state.
 
         `made_against` is the revision the form was made against: if another
         phone changed the history first, StaleHistory is raised before the
         event is looked at and nothing changes, so a retried post is recorded
-        once and never on the wrong history. `state`: this game's state as the
-        caller read it at that revision (with `history`), so it is not replayed again.
-        `before_told(state)` runs once the event is committed, before the phones
-        are told of it: what they will all fetch, made once for them.
+        once and never on the wrong history.
         """
         game = self.locked_at(made_against)
-        if state is None or getattr(self, "event_ids", None) is None:
-            state, ids = game.replay(), game.event_ids
-        else:  # the revision is the one read: the history is the one `state` replayed
-            ids = self.event_ids
+        state = game.replay()
         game_json.check_room(state, settings.EVENTS_PER_GAME)
         if event["type"] == "join" and game.table_id is not None:
             game.seat_as_member(" ".join(str(event.get("player", "")).split()))
         rules.apply(state, event)  # refuses before it changes anything
         event = game_json.named_as_seated(event, state.rows[-1])
         serial = game.revision + 1  # revisions only grow: an id is never given twice
-        Event.from_dict(game, len(ids), event, serial).save()
-        self.event_ids = [*ids, serial]
-        # Kept once committed, before the phones are told (the streams' event is
-        # said on commit too, after this): the phones that ask next find it. The
-        # state before it is never asked for again: deleted, so it does not fill
-        # the cache (the file cache lists its folder on every write).
-        after = self._revision_key("game-state", serial)
-        before = self._revision_key("game-state", game.revision)
-
-        def keep_state():
-            cache.set(after, (self.event_ids, state))
-            cache.delete(before)
-
-        transaction.on_commit(keep_state)
-        if before_told is not None:
-            # robust: the deal is saved, and the phones are told of it whatever happens here.
-            transaction.on_commit(lambda: before_told(state), robust=True)
+        Event.from_dict(game, len(game.event_ids), event, serial).save()
+        self.event_ids = [*game.event_ids, serial]
         self._bump(game, _added(state.rows[-1]))
         return state
 

@@ -187,12 +187,6 @@ if CACHE_URL:
             "TIMEOUT": 3600,
             "KEY_PREFIX": "rummy",
         },
-        "live": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": CACHE_URL,
-            "TIMEOUT": 600,
-            "KEY_PREFIX": "rummy-live",
-        },
     }
 else:
     CACHES = {
@@ -208,27 +202,7 @@ else:
             # keeps its 200 summaries); Redis (CACHE_URL) holds more for less.
             "OPTIONS": {"MAX_ENTRIES": 1000},
         },
-        # The live part and the step every phone on a link fetches when told a
-        # game moved on (views/games.py, `live_part`): wanted for the seconds
-        # after a change, so a small folder of its own, quick to write (Django
-        # lists it on every write: 0.5 ms at 300 files, 1.6 ms at 1,000).
-        "live": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": CACHE_DIR / "live",
-            "TIMEOUT": 600,
-            "OPTIONS": {"MAX_ENTRIES": 300},
-        },
     }
-# The template's fragments of one revision ({% cache ... using="fragments" %}: a
-# game's scoreboard and history) are kept by each worker in its own memory: one
-# is quick to render again, and written to the shared cache it would cost more
-# than it saves (a file write and a listing of the folder, paid by every deal).
-CACHES["fragments"] = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-    "LOCATION": "fragments",
-    "TIMEOUT": 3600,
-    "OPTIONS": {"MAX_ENTRIES": 2000},
-}
 
 # Pushed updates (tracker/live/): how a change reaches every worker holding a
 # stream of it. "local": Unix datagrams between this machine's workers through

@@ -71,7 +71,7 @@ def test_the_page_of_every_event_keeps_every_row_as_deals_are_saved(phone, open_
     expect(other.locator("#history-more")).to_have_text("Show all 15 events")
     expect(watcher.locator("#history-rows tr")).to_have_count(15)
     # Deals 16, 17 and 18 saved on the other phone, each seen by the poll one
-    # revision behind (the answer a step is kept for on the plain page).
+    # revision behind.
     for played, winner in zip((16, 17, 18), ("Ravi", "Meena", "Asha"), strict=True):
         score_deal(other, winner, **{name: 5 for name in NAMES if name != winner})
         for page in (phone, watcher):

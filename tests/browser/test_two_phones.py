@@ -160,10 +160,9 @@ def _history_rows(page):
 def test_deals_saved_in_turn_on_two_phones_and_watched_show_what_a_reload_shows(
     phone, other_phone, browser, live_server
 ):
-    """Each save is answered, and each phone and the watcher one revision behind
-    are sent, only a step: the board, the new row, the rows past the newest 12
-    taken off, the "Show all" link and the chart. After 12 deals in turn (the
-    history running past 12 events), every screen shows what loading it afresh shows."""
+    """Deals saved in turn on two phones, watched on a third: after 12 deals
+    (the history running past 12 events), every screen shows what loading it
+    afresh shows: the board, the newest 12 rows, the "Show all" link and the chart."""
     game = Game.create("points", {}, NAMES, history=DEALS)
     watcher = browser.new_context(base_url=live_server.url, **PHONE).new_page()
     watcher.set_default_timeout(10_000)

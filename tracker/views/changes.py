@@ -8,10 +8,8 @@ answered 409 with the game as it is now and what was typed filled in again;
 nothing is changed. A post without a whole-number version gets 400.
 """
 
-from functools import partial
-
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -26,7 +24,7 @@ from ..models import Event, Game, StaleHistory
 from ..rules.money_format import plays_for_money
 from ..screens import scoreboard
 from .common import get_game_or_404, made_against, page_or_part
-from .games import is_step, live_part, live_step, show_game
+from .games import live_part, show_game
 
 NO_VERSION = gettext_lazy(
     "Nothing was saved: the form did not say which version of the game it was made for. "
@@ -52,21 +50,10 @@ def _back(request, game, state=None, notice=None):
 def _saved(request, game, state):
     """The htmx answer to a deal saved from the deal form: the board, and out
     of band the history and a fresh form, with the notice and the change slot
-    emptied. Where the history shown is only deals, the new one is added to it:
-    the step the other editing phones fetch, made before they were told of the
-    deal (`_make_step`). Else the whole live part, kept for them too. Neither
-    holds the phone's CSRF token: htmx sends it in a header (base.html)."""
-    step = is_step(request, state) and live_step(request, game, True, state)
-    part = step or live_part(request, game, True, state)
-    response = HttpResponse(part + render_to_string("tracker/game.html#saved").encode())
+    emptied."""
+    response = live_part(request, game, state, True)
+    response.content += render_to_string("tracker/game.html#saved").encode()
     return reswap(retarget(response, "#board"), "outerHTML")
-
-
-def _make_step(request, game, state):
-    """Once a deal is saved, before the phones are told: the step to it (where
-    there is one) that every editing phone fetches, made in this phone's language."""
-    if is_step(request, state):
-        live_step(request, game, True, state)
 
 
 def _still_at(game, version):
@@ -121,9 +108,8 @@ def add_deal(request, token):
     if state.finished:
         form.add_error(None, gettext("The game is over: no more deals."))
     if form.is_valid() and form.event is not None:
-        before_told = partial(_make_step, request, game) if request.htmx else None
         try:
-            new_state = game.add_event(form.event, version, state, before_told)
+            new_state = game.add_event(form.event, version)
         except StaleHistory:
             return _stale(request, game, version, typed=request.POST)
         except rules.RuleError as error:
@@ -304,7 +290,7 @@ def join(request, token):
     form = JoinForm(state, data=request.POST, name_needed=shown)
     if form.is_valid():
         try:
-            new_state = game.add_event(form.event, version, state=state)
+            new_state = game.add_event(form.event, version)
         except StaleHistory:
             return _stale(request, game, version)
         except rules.RuleError as error:

@@ -14,7 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
@@ -194,14 +194,13 @@ def game_context(request, game, state, can_edit, **extra):
     if can_edit and not state.finished and "entry" not in extra:
         extra["entry"] = DealForm(state, state.in_players)
     limit = None if all_events else scoreboard.RECENT
-    step = extra.get("step", False)
     if not hasattr(game, "event_ids"):
         game.history()
     fee = Decimal(state.rules.get("entry_fee", "0"))
     pot_after_join = rules.money(state.pot + fee)
     live_url = reverse("live" if can_edit else "watch_live", args=[token])
     join_form = extra.pop("join_form", None) or JoinForm(state)
-    history = scoreboard.history(state, game.event_ids, 1 if step else limit)
+    history = scoreboard.history(state, game.event_ids, limit)
     return {
         "game": game,
         "state": state,
@@ -228,10 +227,6 @@ def game_context(request, game, state, can_edit, **extra):
         "format_label": scoreboard.format_label(game.format),
         "standings": scoreboard.standings(state),
         "history": history,
-        # The rows read the same on every phone at a revision, unless an Undo
-        # form (its CSRF token is the phone's own) is among them.
-        "history_kept": not can_edit or all(row["type"] == "deal" for row in history),
-        "past_recent": scoreboard.RECENT + 1,  # the first row a step takes off
         "events_hidden": max(0, state.row_count - limit) if limit else 0,
         "banner": scoreboard.banner(state),
         "settlement": scoreboard.settlement(state),
@@ -269,73 +264,22 @@ def game(request, token, can_edit):
 @require_safe
 def live(request, token, can_edit):
     """The poll of the scoreboard: 204 while nothing changed, else the new board
-    (and out of band the history and a fresh deal form); to a phone one deal
-    behind, the step from its board to this one (`live_step`), where there is one."""
+    (and out of band the history and a fresh deal form)."""
     revision = Game.revision_by_link(token, can_edit)
-    shown = request.GET.get("v")
-    if revision is not None and shown == revision:
+    if revision is not None and request.GET.get("v") == revision:
         response = HttpResponse(status=204)
     else:
         game = get_game_or_404(token, can_edit)
-        step = live_step(request, game, can_edit) if shown == str(game.revision - 1) else None
-        response = HttpResponse(step or live_part(request, game, can_edit))
+        response = live_part(request, game, game.state(), can_edit)
     response["Cache-Control"] = "no-store"
     return response
 
 
-def live_part(request, game, can_edit, state=None):
-    """The live part of `game` at its revision, as every phone on that link fetches
-    it in the request's language: rendered once for them all and kept under the
-    revision (the "live" cache), from `state` where the caller has it. It holds
-    no phone's CSRF token: the editing phones' forms in it are posted by htmx,
-    which sends each phone's own in a header (base.html)."""
-
-    def render_it():
-        now = game.state() if state is None else state
-        context = game_context(request, game, now, can_edit, oob=True, shared=True)
-        return render(request, "tracker/game.html#live", context).content
-
-    return _made_once(request, game, can_edit, "live", render_it)
-
-
-def live_step(request, game, can_edit, state=None):
-    """The step from the revision before to this one, or b"" where the board
-    before cannot be stepped from (`is_step`): the new board, the new row of the
-    history, and for an editing phone a fresh deal form (game.html, "step"). It
-    is what a phone one deal behind fetches when told of a deal: a row, not the
-    whole history again. Made (or found not to be) once for every phone on the
-    link, as `live_part`: the state is read only then, unless the caller has it
-    (`state`: the deal's save makes the edit link's step before anyone is told)."""
-
-    def render_it():
-        now = game.state() if state is None else state
-        # The change to this revision added the newest event (a deal corrected or
-        # deleted moves the revision on too, and changes rows the phone shows).
-        if game.event_ids[-1:] != [game.revision] or not is_step(request, now):
-            return b""
-        context = game_context(request, game, now, can_edit, oob=True, step=True, shared=True)
-        return render(request, "tracker/game.html#step", context).content
-
-    return _made_once(request, game, can_edit, "step", render_it)
-
-
-def _made_once(request, game, can_edit, part, render_it):
-    """`render_it()`, kept under the game's revision for every phone on the link
-    (edit or view) that asks in the request's language, from the same page."""
-    link = "edit" if can_edit else "watch"
-    every_event = request.GET.get("history") == "all"
-    return game.kept(f"{link}-{part}-{get_language()}-{every_event}", render_it, using="live")
-
-
-def is_step(request, state):
-    """Whether the newest deal can be shown as a step from the board before it:
-    a deal added to a game that goes on, to a history that already had rows,
-    the rows shown all deals (an event's Undo form carries the version, which
-    would go stale), on the page of the newest rows (not of every event)."""
-    count = state.row_count
-    if state.finished or count < 2 or request.GET.get("history") == "all":
-        return False
-    return state.newest_deals >= min(scoreboard.RECENT, count)
+def live_part(request, game, state, can_edit, **extra):
+    """The parts of the game screen that a change moves: the board, and out of
+    band the history and, on the edit link, the deal form."""
+    context = game_context(request, game, state, can_edit, oob=True, **extra)
+    return render(request, "tracker/game.html#live", context)
 
 
 @require_POST
@@ -386,7 +330,7 @@ def qr_code(request, token, can_edit, kind="view"):
 @require_safe
 def download_json(request, token, can_edit):
     game = get_game_or_404(token, can_edit)
-    text = game.kept("game-json", lambda: game_json.dumps(game.as_document()))
+    text = game_json.dumps(game.as_document())
     return download(game.name, text, "application/json", "json")
 
 
@@ -394,7 +338,7 @@ def download_json(request, token, can_edit):
 def download_csv(request, token, can_edit):
     game = get_game_or_404(token, can_edit)
     # A byte-order mark, so spreadsheet programs read names in any script.
-    text = game.kept("game-csv", game.as_csv)
+    text = game.as_csv()
     return download(game.name, "\ufeff" + text, "text/csv; charset=utf-8", "csv")
 
 
