@@ -3,6 +3,7 @@
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,11 +15,14 @@ from django.test import Client
 from tracker import tables
 from tracker.models import Game, Member, Table
 
+from .events import deal
 from .test_stats import G1, G2, G3, G4, G5
 from .test_table_document import table_doc
 from .test_views import post_deal
 
 pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def run(*args):
@@ -282,3 +286,39 @@ def test_the_secret_key_and_the_database_are_made_0600(tmp_path):
     assert done.returncode == 0, done.stderr
     assert mode(database) == 0o600
     assert {mode(p) for p in tmp_path.glob("db.sqlite3*")} == {0o600}
+
+
+def test_a_restore_after_an_undo_shows_every_phone_the_deal_saved_after_it(tmp_path):
+    """Deal 3 saved (a phone shows it), then undone; a backup; the database lost
+    and restored; another deal 3 saved. The saving phone and the phone still
+    showing the undone deal are both shown the new deal 3, never the undone one.
+    Pool 101: deal 1 Asha won, Ravi 20, Meena 30; deal 2 Ravi won, Asha 10,
+    Meena 15. The undone deal 3: Meena won, Asha 40, Ravi 25 (Asha 50, Ravi 45,
+    Meena 45). The new deal 3: Asha won, Ravi 5, Meena 26: Asha 10, Ravi 25, Meena 71."""
+    history = [deal("Asha", Ravi=20, Meena=30), deal("Ravi", Asha=10, Meena=15)]
+    game = Game.create("pool", {"pool_limit": 101}, ["Asha", "Ravi", "Meena"], history=history)
+    client, other_phone = Client(), Client()
+    assert post_deal(client, game, "Meena", Asha=40, Ravi=25).status_code == 302
+    game.refresh_from_db()
+    shown = game.revision  # the other phone's board: the deal about to be undone
+    board = other_phone.get(f"/g/{game.edit_token}/live/?v=0", **HTMX).content.decode()
+    assert re.search(r"Meena.*?<td class=\"num\">45</td>", board, re.S)
+    undone = game.events.order_by("position").last()
+    undo = f"/g/{game.edit_token}/event/{undone.serial}/delete/"
+    assert client.post(undo, {"version": str(game.revision)}).status_code == 302
+    run("backup", str(tmp_path))
+    Game.objects.all().delete()
+    run("restore", str(tmp_path))
+    game = Game.by_link(game.edit_token, can_edit=True)
+    saved = post_deal(client, game, "Asha", htmx=True, Ravi=5, Meena=26)
+    assert saved.status_code == 200
+    polled = other_phone.get(f"/g/{game.edit_token}/live/?v={shown}", **HTMX)
+    assert polled.status_code == 200
+    for html in (saved.content.decode(), polled.content.decode()):
+        standings = {
+            name: int(total)
+            for name, total in re.findall(
+                r'<th scope="row">(Asha|Ravi|Meena)\b.*?<td class="num">(\d+)</td>', html, re.S
+            )
+        }
+        assert standings == {"Asha": 10, "Ravi": 25, "Meena": 71}

@@ -35,7 +35,7 @@ CREATED_FROM = re.compile(r"[0-9a-f]{64}|")  # a keyed hash of an address, or no
 ENTRY_KEYS = {
     "tables": {"file", "name", "edit_token", "view_token", "created_at", "updated_at"},
     "games": {"file", "name", "edit_token", "view_token", "table", "created_from"}
-    | {"created_at", "updated_at"},
+    | {"created_at", "updated_at", "revision"},
 }
 
 
@@ -81,6 +81,7 @@ def write(folder):
                     "view_token": game.view_token,
                     "table": table_files.get(game.table_id),
                     "created_from": game.created_from,
+                    "revision": game.revision,
                     **_dates(game),
                 }
             )
@@ -193,7 +194,13 @@ def _game_extras(entry, name, tables_checked):
     created_from = entry.get("created_from", "")
     if not isinstance(created_from, str) or not CREATED_FROM.fullmatch(created_from):
         raise BackupError(f"index.json: {name}: created_from is not a keyed hash of an address")
-    return {"table": table, "created_from": created_from}
+    # The revision the game was at (a backup made before it was written has
+    # none): restored past it, so no phone's page or form made before the
+    # backup is ever taken for the restored history.
+    revision = entry.get("revision", 0)
+    if type(revision) is not int or not 0 <= revision < 2**31 - 2:
+        raise BackupError(f"index.json: {name}: revision is not a whole number")
+    return {"table": table, "created_from": created_from, "revision": revision}
 
 
 def _dated(model, row, kept):
@@ -238,7 +245,7 @@ def restore(folder):
             game_doc, state = game_json.read(_read(folder, name))
         except rules.RuleError as error:
             raise BackupError(f"{name}: {error}") from None
-        tokens = {k: kept[k] for k in ("edit_token", "view_token")}
+        tokens = {k: kept[k] for k in ("edit_token", "view_token", "revision")}
         if kept["table"] is None:
             game = Game.store(game_doc, state, kept["created_from"], **tokens)
         else:

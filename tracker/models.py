@@ -288,7 +288,8 @@ class Game(Linked):
 
     @classmethod
     def store(cls, game_doc, state, created_from="", table=None, bump_table=True, **kept):
-        """Save a game the engine has checked; `kept` carries a backup's tokens and dates.
+        """Save a game the engine has checked; `kept` carries a backup's tokens and
+        the revision it was at (the game is stored one past it: a restore is a change).
 
         A game made for a table is a change to the table: its revision is
         bumped, unless the caller (one change making several games) bumps it.
@@ -298,6 +299,9 @@ class Game(Linked):
         if not kept:
             allowance.charge(created_from)
         names = game_doc["players"]
+        revision = len(game_doc["history"])
+        if "revision" in kept:  # restored past the backup's: never given to two histories
+            revision = max(revision, kept.pop("revision") + 1)
         game = cls.objects.create(
             **kept,
             table=table,
@@ -306,7 +310,7 @@ class Game(Linked):
             format=game_doc["format"],
             rules=game_doc["rules"],
             first_dealer=names.index(game_doc["first_dealer"]) + 1,
-            revision=len(game_doc["history"]),
+            revision=revision,
         )
         Player.objects.bulk_create(
             Player(game=game, seat=seat, name=name) for seat, name in enumerate(names, start=1)
