@@ -347,6 +347,7 @@ class LiveServer:
     # "--worker-class", "asgi"); more gunicorn arguments after them.
     app: tuple = ("tracker.wsgi",)
     graceful_timeout: int = 5
+    root: Path = ROOT  # the checkout whose code it serves
     port: int = 0
     process: subprocess.Popen | None = None
     _log: object = None
@@ -383,7 +384,7 @@ class LiveServer:
                     "--graceful-timeout",
                     str(self.graceful_timeout),
                 ],
-                cwd=ROOT,
+                cwd=self.root,
                 env=server_env(self.db.url, **self.env),
                 stdout=self._log,
                 stderr=subprocess.STDOUT,
@@ -444,12 +445,14 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def live_server(db, log_dir, workers=WORKERS, env=None, app=("tracker.wsgi",), graceful_timeout=5):
+def live_server(
+    db, log_dir, workers=WORKERS, env=None, app=("tracker.wsgi",), graceful_timeout=5, root=ROOT
+):
     ensure_static_files()
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
     log = log_dir / f"gunicorn-{secrets.token_hex(3)}.log"
-    server = LiveServer(db, log, workers, env or {}, app, graceful_timeout)
+    server = LiveServer(db, log, workers, env or {}, app, graceful_timeout, root)
     server.start()
     try:
         yield server
