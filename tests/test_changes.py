@@ -685,7 +685,7 @@ def test_migration_0003_gives_stored_events_their_ids(tmp_path):
     manage(url, "migrate", "--noinput", "-v", "0")
     rows = db.execute("SELECT position, serial FROM tracker_event ORDER BY position").fetchall()
     assert rows == [(0, 1), (1, 2), (2, 3)]
-    assert db.execute("SELECT revision, last_change FROM tracker_game").fetchone() == (3, "")
+    assert db.execute("SELECT revision, last_change FROM tracker_game").fetchone() == (3, "{}")
     db.close()
 
 
@@ -732,4 +732,8 @@ def test_the_model_checks_the_version_under_the_lock_before_the_event():
         game.delete_event(99, 2)
     game.replace_event(2, P3, 2)
     assert stored(game) == (3, [P1, P3])
-    assert Game.objects.get(pk=game.pk).last_change == "changed deal 2"
+    assert Game.objects.get(pk=game.pk).last_change == {
+        "change": "changed",
+        "event": "deal",
+        "n": 2,
+    }

@@ -2,6 +2,7 @@
 fallbacks, every page in Hindi, and the engine's refusals translated at the
 edge while the documents and commands keep English."""
 
+import ast
 import io
 import json
 import re
@@ -587,17 +588,33 @@ def test_the_stale_notice_says_in_hindi_which_deal_the_other_phone_saved():
 @pytest.mark.parametrize(
     "change, english, hindi_words",
     [
-        ("changed deal 4", "Someone else just changed deal 4.", "किसी और ने अभी डील 4 बदली है।"),
-        ("deleted deal 2", "Someone else just deleted deal 2.", "किसी और ने अभी डील 2 मिटाई है।"),
         (
-            "undid Ravi's rejoin",
+            {"change": "changed", "event": "deal", "n": 4},
+            "Someone else just changed deal 4.",
+            "किसी और ने अभी डील 4 बदली है।",
+        ),
+        (
+            {"change": "undone", "event": "deal", "n": 2},
+            "Someone else just deleted deal 2.",
+            "किसी और ने अभी डील 2 मिटाई है।",
+        ),
+        (
+            {"change": "undone", "event": "rejoin", "name": "Ravi"},
             "Someone else just undid Ravi's rejoin.",
             "किसी और ने अभी Ravi का दोबारा शामिल होना वापस लिया है।",
         ),
-        ("added Dev", "Someone else just added Dev.", "किसी और ने अभी Dev को जोड़ा है।"),
-        ("sat Dev out", "Someone else just sat Dev out.", "किसी और ने अभी Dev को बाहर बिठाया है।"),
-        ("", "Someone else just changed the game.", "किसी और ने अभी गेम बदला है।"),
-        ("did something new", "Someone else just did something new.", "किसी और ने अभी गेम बदला है।"),
+        (
+            {"change": "added", "event": "join", "name": "Dev"},
+            "Someone else just added Dev.",
+            "किसी और ने अभी Dev को जोड़ा है।",
+        ),
+        (
+            {"change": "added", "event": "sit_out", "name": "Dev"},
+            "Someone else just sat Dev out.",
+            "किसी और ने अभी Dev को बाहर बिठाया है।",
+        ),
+        ({}, "Someone else just changed the game.", "किसी और ने अभी गेम बदला है।"),
+        ({"change": "removed"}, "Someone else just changed the game.", "किसी और ने अभी गेम बदला है।"),
     ],
 )
 def test_every_stored_change_is_worded_in_both_languages(change, english, hindi_words):
@@ -616,7 +633,11 @@ def test_a_sit_out_is_not_called_the_end_of_the_session():
         f"/g/{game.edit_token}/sit-out/", {"player": "Kiran", "version": game.revision}
     )
     assert response.status_code in (200, 302), response.content.decode()[:500]
-    assert Game.objects.get(pk=game.pk).last_change == "sat Kiran out"
+    assert Game.objects.get(pk=game.pk).last_change == {
+        "change": "added",
+        "event": "sit_out",
+        "name": "Kiran",
+    }
 
 
 def test_a_delete_that_breaks_a_rejoin_is_refused_in_hindi():
@@ -831,3 +852,129 @@ def test_watchers_in_two_languages_each_see_every_new_deal_in_their_own(client):
         assert re.search(r"Kiran.*?<td class=\"num\">42</td>", board)
         assert re.search(r"Meena.*?<td class=\"num\">35</td>", board)
         assert "csrfmiddlewaretoken" not in board
+
+
+# ------------------------------------------------------------ every refusal, every change
+
+
+def engine_templates():
+    """Every refusal template of the rules package (`N_("...")`), and the places
+    where a RuleError is made from anything else (words put together)."""
+    templates, loose = set(), []
+    for path in sorted((Path(rules.__file__).parent).glob("*.py")):
+        tree = ast.parse(path.read_text())
+        marked = set()  # the names assigned a template: `template = N_(...)`
+        for node in ast.walk(tree):
+            if called(node, "N_") and isinstance(node.args[0], ast.Constant):
+                templates.add(node.args[0].value)
+            if isinstance(node, ast.Assign) and is_template(node.value, set()):
+                marked.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        loose += [
+            f"{path.name}:{node.lineno}"
+            for node in ast.walk(tree)
+            if called(node, "RuleError") and not (node.args and is_template(node.args[0], marked))
+        ]
+    return templates, loose
+
+
+def called(node, name):
+    return isinstance(node, ast.Call) and getattr(node.func, "id", None) == name
+
+
+def is_template(node, marked):
+    if called(node, "N_"):
+        return True
+    if isinstance(node, ast.IfExp):
+        return is_template(node.body, marked) and is_template(node.orelse, marked)
+    return isinstance(node, ast.Name) and node.id in marked  # given a template above
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_engine_refusal_reads_in_each_language(language):
+    templates, loose = engine_templates()
+    assert not loose, f"refusals not made from a template: {loose}"
+    assert len(templates) > 100
+    with translation.override(language):
+        worded = [t for t in templates if re.search("[A-Za-z]", re.sub(r"%\(\w+\)s", "", t))]
+        english = sorted(t for t in worded if translation.gettext(t) == t)
+    assert not english, english[:5]
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("hi", "Ravi पहले से खेल रहे हैं"),
+        ("ta", "Ravi ஏற்கெனவே ஆடுகிறார்"),
+        ("te", "Ravi ఇప్పటికే ఆడుతున్నారు"),
+    ],
+)
+def test_bringing_back_a_player_already_in_is_refused_in_each_language(language, words):
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    game = new_game(client, fmt="points", players=PLAYERS, point_value="1")
+    answer = client.post(
+        f"/g/{game.edit_token}/sit-in/",
+        {"player": "Ravi", "version": game.revision},
+        HTTP_HX_REQUEST="true",
+    )
+    assert answer.status_code == 422
+    assert words in text(answer) and "already in" not in text(answer)
+
+
+def every_change():
+    """Each kind of change a phone can make, made through the model, and the
+    English the stale notice says of it."""
+    game = Game.create("points", {}, ["Asha", "Ravi", "Meena"])
+    pool = Game.create("pool", {"pool_limit": 101, "entry_fee": "50"}, ["Asha", "Ravi", "Meena"])
+    said = []
+
+    def note(game, english):
+        game.refresh_from_db()
+        said.append((game.last_change, english))
+
+    def add(game, event):
+        game.add_event(event, game.revision)
+
+    add(game, {"type": "deal", "winner": "Asha", "results": {"Ravi": 10, "Meena": 5}})
+    note(game, "Someone else just saved deal 1.")
+    game.replace_event(1, {"type": "deal", "winner": "Ravi", "results": {"Asha": 3, "Meena": 5}}, 1)
+    note(game, "Someone else just changed deal 1.")
+    for event, done, undone in [
+        ({"type": "join", "player": "Dev", "after": None}, "added Dev", "undid adding Dev"),
+        ({"type": "sit_out", "player": "Dev"}, "sat Dev out", "undid Dev sitting out"),
+        ({"type": "sit_in", "player": "Dev"}, "brought Dev back in", "undid Dev coming back in"),
+        ({"type": "leave", "player": "Dev"}, "noted that Dev left", "undid Dev leaving"),
+    ]:
+        add(game, event)
+        note(game, f"Someone else just {done}.")
+        game.delete_event(game.events.order_by("position").last().serial, game.revision)
+        note(game, f"Someone else just {undone}.")
+        add(game, event)
+    add(game, {"type": "end"})
+    note(game, "Someone else just ended the session.")
+    game.delete_event(game.events.order_by("position").last().serial, game.revision)
+    note(game, "Someone else just undid the end of the session.")
+    game.delete_event(1, game.revision)
+    note(game, "Someone else just deleted deal 1.")
+    add(pool, {"type": "deal", "winner": "Asha", "results": {"Ravi": 80, "Meena": 40}})
+    add(pool, {"type": "deal", "winner": "Asha", "results": {"Ravi": 30, "Meena": 2}})
+    add(pool, {"type": "rejoin", "player": "Ravi"})
+    note(pool, "Someone else just rejoined Ravi.")
+    pool.delete_event(pool.events.order_by("position").last().serial, pool.revision)
+    note(pool, "Someone else just undid Ravi's rejoin.")
+    add(pool, {"type": "split", "method": "equal"})
+    note(pool, "Someone else just split the pot.")
+    pool.delete_event(pool.events.order_by("position").last().serial, pool.revision)
+    note(pool, "Someone else just undid the split.")
+    return said
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_change_another_phone_makes_is_said_in_each_language(language):
+    said = every_change()
+    assert len(said) == 17
+    for change, english in said:
+        with translation.override("en"):
+            assert i18n.someone_else(change) == english
+        with translation.override(language):
+            shown = i18n.someone_else(change)
+        assert shown != english and not untranslated(shown, ("Dev", "Ravi")), (change, shown)

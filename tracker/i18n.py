@@ -94,43 +94,37 @@ def with_place(error):
 
 # ------------------------------------------------------------ another phone's change
 
-# The change another phone made, as the game stores it in English words
-# (`Game.last_change`, tracker/models.py: "saved deal 3", "rejoined Ravi"),
-# read back here so the stale notice says it in the reader's language. The
-# stored words stay as they are: nothing about the game is stored twice.
+# The change another phone made, as the game notes it (`Game.last_change`,
+# tracker/models.py: {"change": "added", "event": "deal", "n": 3}), worded in
+# the reader's language for the stale notice.
 SOMEONE_ELSE = N_("Someone else just changed the game.")
-CHANGES = [
-    (r"saved deal (?P<n>\d+)", N_("Someone else just saved deal %(n)s.")),
-    (r"changed deal (?P<n>\d+)", N_("Someone else just changed deal %(n)s.")),
-    (r"deleted deal (?P<n>\d+)", N_("Someone else just deleted deal %(n)s.")),
-    (r"undid (?P<name>.+)'s rejoin", N_("Someone else just undid %(name)s's rejoin.")),
-    (r"rejoined (?P<name>.+)", N_("Someone else just rejoined %(name)s.")),
-    (r"split the pot", N_("Someone else just split the pot.")),
-    (r"undid the split", N_("Someone else just undid the split.")),
-    (r"ended the session", N_("Someone else just ended the session.")),
-    (r"undid the end of the session", N_("Someone else just undid the end of the session.")),
-    (r"added (?P<name>.+)", N_("Someone else just added %(name)s.")),
-    (r"undid adding (?P<name>.+)", N_("Someone else just undid adding %(name)s.")),
-    (r"sat (?P<name>.+) out", N_("Someone else just sat %(name)s out.")),
-    (r"undid (?P<name>.+) sitting out", N_("Someone else just undid %(name)s sitting out.")),
-    (r"brought (?P<name>.+) back in", N_("Someone else just brought %(name)s back in.")),
-    (r"undid (?P<name>.+) coming back in", N_("Someone else just undid %(name)s coming back in.")),
-    (r"noted that (?P<name>.+) left", N_("Someone else just noted that %(name)s left.")),
-    (r"undid (?P<name>.+) leaving", N_("Someone else just undid %(name)s leaving.")),
-    (r"put the game back", N_("Someone else just put the game back.")),
-]
-CHANGES = [(re.compile(pattern), template) for pattern, template in CHANGES]
+CHANGES = {
+    ("added", "deal"): N_("Someone else just saved deal %(n)s."),
+    ("changed", "deal"): N_("Someone else just changed deal %(n)s."),
+    ("undone", "deal"): N_("Someone else just deleted deal %(n)s."),
+    ("added", "rejoin"): N_("Someone else just rejoined %(name)s."),
+    ("undone", "rejoin"): N_("Someone else just undid %(name)s's rejoin."),
+    ("added", "split"): N_("Someone else just split the pot."),
+    ("undone", "split"): N_("Someone else just undid the split."),
+    ("added", "end"): N_("Someone else just ended the session."),
+    ("undone", "end"): N_("Someone else just undid the end of the session."),
+    ("added", "join"): N_("Someone else just added %(name)s."),
+    ("undone", "join"): N_("Someone else just undid adding %(name)s."),
+    ("added", "sit_out"): N_("Someone else just sat %(name)s out."),
+    ("undone", "sit_out"): N_("Someone else just undid %(name)s sitting out."),
+    ("added", "sit_in"): N_("Someone else just brought %(name)s back in."),
+    ("undone", "sit_in"): N_("Someone else just undid %(name)s coming back in."),
+    ("added", "leave"): N_("Someone else just noted that %(name)s left."),
+    ("undone", "leave"): N_("Someone else just undid %(name)s leaving."),
+    ("put_back", None): N_("Someone else just put the game back."),
+}
 
 
 def someone_else(change):
     """The stale notice's first sentence: "Someone else just deleted deal 2."
-    A change worded in a way this list does not know is said in English, or,
-    in another language, as "someone changed the game"."""
-    for pattern, template in CHANGES:
-        found = pattern.fullmatch(change or "")
-        if found:
-            return translate(template, found.groupdict())
-    translated = gettext(SOMEONE_ELSE)
-    if change and translated == SOMEONE_ELSE:
-        return f"Someone else just {change}."
-    return translated
+    A change this list does not word (or none noted) is "changed the game"."""
+    change = change if isinstance(change, dict) else {}
+    template = CHANGES.get((change.get("change"), change.get("event")))
+    if template is None:
+        return gettext(SOMEONE_ELSE)
+    return translate(template, {k: change[k] for k in ("n", "name") if k in change})

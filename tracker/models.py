@@ -149,9 +149,10 @@ class Game(Linked):
     format = models.CharField(max_length=10, choices=FORMATS)
     rules = models.JSONField(help_text="Table rules with every default filled in.")
     first_dealer = models.PositiveSmallIntegerField(help_text="Seat of the first dealer, from 1.")
-    # What the latest change did, in the words a phone whose form went stale is
-    # told ("Someone else just deleted deal 2"): a note about the history, not a figure.
-    last_change = models.CharField(max_length=80, blank=True, default="", editable=False)
+    # What the latest change did, as data: {"change": "added", "event": "deal",
+    # "n": 5}. A phone whose form went stale is told it in its own language
+    # ("Someone else just saved deal 5": tracker/i18n.py). A note, not a figure.
+    last_change = models.JSONField(default=dict, blank=True, editable=False)
     table = models.ForeignKey(
         "Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
     )
@@ -344,7 +345,13 @@ class Game(Linked):
         serial = game.revision + 1  # revisions only grow: an id is never given twice
         Event.from_dict(game, len(game.event_ids), event, serial).save()
         self.event_ids = [*game.event_ids, serial]
-        self._bump(game, _added(state.rows[-1]))
+        row = state.rows[-1]
+        added = {"change": "added", "event": row.type}
+        if row.type == "deal":
+            added["n"] = row.number
+        elif row.player:
+            added["name"] = row.player
+        self._bump(game, added)
         return state
 
     @transaction.atomic
@@ -362,7 +369,9 @@ class Game(Linked):
         stored.fill(event)
         stored.save(update_fields=["type", "data"])
         self.event_ids = game.event_ids
-        self._bump(game, f"changed deal {state.rows[stored.position].number}")
+        self._bump(
+            game, {"change": "changed", "event": "deal", "n": state.rows[stored.position].number}
+        )
         return state
 
     @transaction.atomic
@@ -389,8 +398,12 @@ class Game(Linked):
         later.update(position=models.F("position") + far)
         game.events.filter(position__gte=far).update(position=models.F("position") - far - 1)
         self.event_ids = [e.serial for e in events if e is not gone]
-        deals = sum(1 for e in events[: position + 1] if e.type == "deal")
-        self._bump(game, _removed(gone, deals))
+        undone = {"change": "undone", "event": gone.type}
+        if gone.type == "deal":
+            undone["n"] = sum(1 for e in events[: position + 1] if e.type == "deal")
+        elif "player" in gone.data:
+            undone["name"] = gone.data["player"]
+        self._bump(game, undone)
         return state
 
     def locked_at(self, made_against):
@@ -434,7 +447,7 @@ class Game(Linked):
         Game.objects.gone().delete()
         self.removed_at = timezone.now()
         self.save(update_fields=["removed_at"])
-        self._bump(game, "removed the game")
+        self._bump(game, {"change": "removed"})
         if self.table_id is not None:
             self.table.locked().bump()
 
@@ -446,7 +459,7 @@ class Game(Linked):
             return
         self.removed_at = None
         self.save(update_fields=["removed_at"])
-        self._bump(game, "put the game back")
+        self._bump(game, {"change": "put_back"})
         if self.table_id is not None:
             self.table.locked().bump()
 
@@ -466,43 +479,12 @@ class Game(Linked):
             table.bump()
 
     def _bump(self, locked, change):
-        """Count a change to the history, saying in words what it was. Made
+        """Count a change to the history, noting what it was (`last_change`). Made
         under the row lock of `locked` (this game read again), so the revision
         after it is the locked one's and the next."""
         self.revision = locked.revision + 1
-        self.last_change = change[: Game._meta.get_field("last_change").max_length]
+        self.last_change = change
         self.save(update_fields=["revision", "last_change", "updated_at"])
-
-
-# How a player's coming or going is said after it was saved, and after it was
-# undone (tracker/i18n.py words the same changes in the reader's language).
-PLAYER_CHANGES = {
-    "join": ("added {name}", "undid adding {name}"),
-    "sit_out": ("sat {name} out", "undid {name} sitting out"),
-    "sit_in": ("brought {name} back in", "undid {name} coming back in"),
-    "leave": ("noted that {name} left", "undid {name} leaving"),
-}
-
-
-def _added(row):
-    """The last change, in words, after an event was added: "saved deal 5"."""
-    if row.type == "deal":
-        return f"saved deal {row.number}"
-    if row.type == "rejoin":
-        return f"rejoined {row.player}"
-    if row.type in PLAYER_CHANGES:
-        return PLAYER_CHANGES[row.type][0].format(name=row.player)
-    return "split the pot" if row.type == "split" else "ended the session"
-
-
-def _removed(event, deal_number):
-    if event.type == "deal":
-        return f"deleted deal {deal_number}"
-    if event.type == "rejoin":
-        return f"undid {event.data.get('player')}'s rejoin"
-    if event.type in PLAYER_CHANGES:
-        return PLAYER_CHANGES[event.type][1].format(name=event.data.get("player"))
-    return "undid the split" if event.type == "split" else "undid the end of the session"
 
 
 class GameRemoved(Exception):

@@ -30,7 +30,9 @@ def spec_of(fmt):
     """The format object for a format name, or RuleError."""
     spec = FORMATS.get(fmt) if isinstance(fmt, str) else None
     if spec is None:
-        raise RuleError(f"format must be {format_names()}", field="format")
+        raise RuleError(
+            N_("format must be %(names)s"), params={"names": format_names()}, field="format"
+        )
     return spec
 
 
@@ -48,7 +50,11 @@ def normalize_rules(fmt, rules=None):
     allowed = set(spec.rule_keys) | (set(CARD_RULES) if spec.calculator else set())
     unknown = sorted(set(rules) - allowed, key=str)
     if unknown:
-        raise RuleError(f"{unknown[0]} is not a rule of {fmt} rummy", field=f"rules.{unknown[0]}")
+        raise RuleError(
+            N_("%(rule)s is not a rule of %(format)s rummy"),
+            params={"rule": unknown[0], "format": fmt},
+            field=f"rules.{unknown[0]}",
+        )
     out = {"money_unit": money_unit(rules)}
     spec.fill_rules(rules, out)
     ordered = {key: out[key] for key in spec.rule_keys}
@@ -62,7 +68,11 @@ def new_game(fmt, rules, players, first_dealer=None):
     if first_dealer is None or first_dealer == "":
         first_dealer = names[0]
     if first_dealer not in names:
-        raise RuleError(f"{first_dealer} is not one of the players", field="first_dealer")
+        raise RuleError(
+            N_("%(name)s is not one of the players"),
+            params={"name": first_dealer},
+            field="first_dealer",
+        )
     spec = FORMATS[fmt]
     state = GameState(
         format=fmt,
@@ -130,7 +140,11 @@ def _extra_keys(event, allowed):
     extra.discard("type")
     if extra:
         name = sorted(extra, key=str)[0]
-        raise RuleError(f"{name} does not belong in a {event['type']}", field=str(name))
+        raise RuleError(
+            N_("%(name)s does not belong in a %(event)s"),
+            params={"name": name, "event": event["type"]},
+            field=str(name),
+        )
 
 
 def _deal(state, event):
@@ -273,7 +287,7 @@ def _join(state, event):
         )
     if not isinstance(name, str) or not name.strip():
         raise RuleError(N_("name the player who joins"), field="player")
-    name = check_seat_name(name, "the new player", "player")
+    name = check_seat_name(name, None, "player")
     for p in state.players:
         if p.name.casefold() == name.casefold():
             raise RuleError(
@@ -296,7 +310,9 @@ def _join(state, event):
     after = event.get("after")
     if after is not None and (not isinstance(after, str) or state.player(after) is None):
         raise RuleError(
-            f"after must name a player seated at this table, not {after!r}", field="after"
+            N_("after must name a player seated at this table, not %(after)s"),
+            params={"after": repr(after)},
+            field="after",
         )
     why = spec.join_refusal(state)
     if why:
@@ -324,7 +340,8 @@ def _presence(state, event):
     _extra_keys(event, ("player",))
     if not spec.sits_out:
         raise RuleError(
-            f"players sit out, come back in and leave only in points, not in {spec.name}",
+            N_("players sit out, come back in and leave only in points, not in %(format)s"),
+            params={"format": spec.name},
             field="type",
         )
     if state.finished:
@@ -333,22 +350,30 @@ def _presence(state, event):
     if not isinstance(name, str) or not name:
         raise RuleError(N_("name the player"), field="player")
     p = state.player(name)
+    named = {"params": {"name": name}, "field": "player"}
     if p is None:
-        raise RuleError(f"{name} is not at this table", field="player")
+        raise RuleError(N_("%(name)s is not at this table"), **named)
     if p.status == "left":
         if kind == "sit_in":
-            why = f"{name} has left and cannot sit back in (they can join again under another name)"
-        else:
-            why = f"{name} has already left"
-        raise RuleError(why, field="player")
+            raise RuleError(
+                N_(
+                    "%(name)s has left and cannot sit back in "
+                    "(they can join again under another name)"
+                ),
+                **named,
+            )
+        raise RuleError(N_("%(name)s has already left"), **named)
     if kind == "sit_out" and p.status == "sitting_out":
-        raise RuleError(f"{name} already sits out", field="player")
+        raise RuleError(N_("%(name)s already sits out"), **named)
     if kind == "sit_in" and p.status == "in":
-        raise RuleError(f"{name} is already in", field="player")
+        raise RuleError(N_("%(name)s is already in"), **named)
     if kind in ("sit_out", "leave") and p.is_in and len(state.in_players) - 1 < 2:
-        verb = "sit out" if kind == "sit_out" else "leave"
+        if kind == "sit_out":
+            raise RuleError(
+                N_("%(name)s cannot sit out: at least two players must stay dealt in"), **named
+            )
         raise RuleError(
-            f"{name} cannot {verb}: at least two players must stay dealt in", field="player"
+            N_("%(name)s cannot leave: at least two players must stay dealt in"), **named
         )
     p.status = PRESENCE[kind]
     return Row(index=0, type=kind, player=name)

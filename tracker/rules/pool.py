@@ -100,7 +100,8 @@ class Pool(Thirteen):
         out["rejoin_cutoff"] = whole(rules, "rejoin_cutoff", 0)
         if out["rejoin_cutoff"] >= out_total(out):
             raise RuleError(
-                f"rejoin cutoff must be below {out_total(out)}, the total that puts a player out",
+                N_("rejoin cutoff must be below %(total)s, the total that puts a player out"),
+                params={"total": out_total(out)},
                 field="rules.rejoin_cutoff",
             )
         # Limits no family reaches (a pool is at most 10,000 points), so every

@@ -239,13 +239,22 @@ def has_control_characters(text):
     return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in text)
 
 
-def check_seat_name(name, who, where):
-    """One seat's name, trimmed: not longer than MAX_NAME_LENGTH, no control characters."""
+def check_seat_name(name, seat, where):
+    """One seat's name, trimmed: not longer than MAX_NAME_LENGTH, no control characters.
+    `seat`: the seat's number, or None for a player joining the game."""
     name = " ".join(name.split())
     if len(name) > MAX_NAME_LENGTH:
-        raise RuleError(f"{who}'s name is longer than {MAX_NAME_LENGTH} letters", field=where)
+        if seat is None:
+            template = N_("the new player's name is longer than %(n)s letters")
+        else:
+            template = N_("player %(seat)s's name is longer than %(n)s letters")
+        raise RuleError(template, params={"seat": seat, "n": MAX_NAME_LENGTH}, field=where)
     if has_control_characters(name):
-        raise RuleError(f"{who}'s name has a character that is not a letter", field=where)
+        if seat is None:
+            template = N_("the new player's name has a character that is not a letter")
+        else:
+            template = N_("player %(seat)s's name has a character that is not a letter")
+        raise RuleError(template, params={"seat": seat}, field=where)
     return name
 
 
@@ -266,7 +275,7 @@ def check_players(players):
         where = f"players[{seat - 1}]"
         if not isinstance(name, str) or not name.strip():
             raise RuleError(N_("player %(seat)s needs a name"), params={"seat": seat}, field=where)
-        name = check_seat_name(name, f"player {seat}", where)
+        name = check_seat_name(name, seat, where)
         if name.casefold() in seen:
             raise RuleError(
                 N_("%(name)s is at the table twice: names must differ"),

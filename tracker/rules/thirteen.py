@@ -66,7 +66,8 @@ class Thirteen(Format):
         # 0 <= first_drop <= middle_drop <= full_count <= 200, 0 <= wrong_show <= full_count.
         if out["first_drop"] < self.min_first_drop:
             raise RuleError(
-                f"first drop must be at least {self.min_first_drop} in {self.name}",
+                N_("first drop must be at least %(n)s in %(format)s"),
+                params={"n": self.min_first_drop, "format": self.name},
                 field="rules.first_drop",
             )
         if out["middle_drop"] < out["first_drop"]:
