@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import path, re_path
 from django.views.i18n import set_language
 
-from .views import calculator, changes, games, offline, tables
+from .views import calculator, changes, games, live, offline, tables
 
 EDIT, VIEW = {"can_edit": True}, {"can_edit": False}
 
@@ -13,13 +13,13 @@ urlpatterns = [
     path("calculator/", calculator.calculator, name="calculator"),
     # A game's edit link (g/) and view link (w/): the same screens, the view link reads only.
     path("g/<str:token>/", games.game, EDIT, name="game"),
-    path("g/<str:token>/live/", games.live, EDIT, name="live"),
+    path("g/<str:token>/live/", live.live, EDIT, name="live"),
     path("g/<str:token>/game.json", games.download_json, EDIT, name="json"),
     path("g/<str:token>/game.csv", games.download_csv, EDIT, name="csv"),
     path("g/<str:token>/chart.svg", games.chart, EDIT, name="chart"),
     re_path(r"^g/(?P<token>[^/]+)/qr/(?P<kind>edit|view)\.svg$", games.qr_code, EDIT, name="qr"),
     path("w/<str:token>/", games.game, VIEW, name="watch"),
-    path("w/<str:token>/live/", games.live, VIEW, name="watch_live"),
+    path("w/<str:token>/live/", live.live, VIEW, name="watch_live"),
     path("w/<str:token>/game.json", games.download_json, VIEW, name="watch_json"),
     path("w/<str:token>/game.csv", games.download_csv, VIEW, name="watch_csv"),
     path("w/<str:token>/chart.svg", games.chart, VIEW, name="watch_chart"),
@@ -66,7 +66,7 @@ urlpatterns = [
     ),
     path("tw/<str:token>/qr.svg", tables.qr_code, VIEW, name="watch_table_qr"),
     # The streams of pushed updates, served by tracker/asgi.py before Django.
-    re_path(r"^(?P<kind>g|w|t|tw)/(?P<token>[^/]+)/stream$", games.no_stream, name="no_stream"),
+    re_path(r"^(?P<kind>g|w|t|tw)/(?P<token>[^/]+)/stream$", live.no_stream, name="no_stream"),
     # The language switch in every page's header (a POST with CSRF).
     path("language/", set_language, name="set_language"),
     path("favicon.ico", games.favicon),

@@ -24,7 +24,8 @@ from ..models import Event, Game, StaleHistory
 from ..rules.money_format import plays_for_money
 from ..screens import scoreboard
 from .common import get_game_or_404, made_against, page_or_part
-from .games import live_part, show_game
+from .games import show_game
+from .live import live_part
 
 NO_VERSION = gettext_lazy(
     "Nothing was saved: the form did not say which version of the game it was made for. "

@@ -1,6 +1,6 @@
 """The game screens: the home page, a new game, an imported game, the game
-screen (edit link) and the same screen read-only (view link), its live part,
-its QR codes, downloads and chart.
+screen (edit link) and the same screen read-only (view link), its QR codes,
+downloads and chart. What a phone asks after a change is in live.py.
 
 Every form posts and redirects back without JavaScript (Post/Redirect/Get);
 an htmx request gets the re-rendered part of the same template instead.
@@ -10,7 +10,6 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -261,27 +260,6 @@ def game(request, token, can_edit):
     return show_game(request, game, game.state(), can_edit)
 
 
-@require_safe
-def live(request, token, can_edit):
-    """The poll of the scoreboard: 204 while nothing changed, else the new board
-    (and out of band the history and a fresh deal form)."""
-    revision = Game.revision_by_link(token, can_edit)
-    if revision is not None and request.GET.get("v") == revision:
-        response = HttpResponse(status=204)
-    else:
-        game = get_game_or_404(token, can_edit)
-        response = live_part(request, game, game.state(), can_edit)
-    response["Cache-Control"] = "no-store"
-    return response
-
-
-def live_part(request, game, state, can_edit, **extra):
-    """The parts of the game screen that a change moves: the board, and out of
-    band the history and, on the edit link, the deal form."""
-    context = game_context(request, game, state, can_edit, oob=True, **extra)
-    return render(request, "tracker/game.html#live", context)
-
-
 @require_POST
 def play_again(request, token):
     """The next game of a finished one: the same format, rules and seats, named
@@ -302,18 +280,6 @@ def play_again(request, token):
     if request.htmx:
         return HttpResponseClientRedirect(made.get_absolute_url())
     return redirect(made)
-
-
-@require_safe
-def no_stream(request, kind, token):
-    """A stream's address where no streams are served (tracker/asgi.py serves them
-    on `make run`'s ASGI worker; not on `runserver` or the sync worker): 204 for
-    a link that leads somewhere, so the page's EventSource stops without an error
-    and the page keeps polling; 404 as a stream answers a wrong link."""
-    model = Table if kind in ("t", "tw") else Game
-    if model.by_link(token, can_edit=kind in ("g", "t")) is None:
-        raise Http404("No game or table has that link.")
-    return HttpResponse(status=204)
 
 
 @require_safe
