@@ -364,9 +364,10 @@ class LiveServer:
         except OSError:
             return ""
 
-    def start(self):
+    def start(self, port=None):
+        """Start on a free port, or on `port` (a restart on the port it had)."""
         for _ in range(3):  # another process may take the free port first
-            self.port = free_port()
+            self.port = port or free_port()
             self._log = open(self.log_path, "a")  # noqa: SIM115 (closed in stop())
             self.process = subprocess.Popen(
                 [
@@ -382,6 +383,8 @@ class LiveServer:
                     "60",
                     "--graceful-timeout",
                     str(self.graceful_timeout),
+                    # Not gunicorn's one control socket for every server of this user.
+                    "--no-control-socket",
                 ],
                 cwd=ROOT,
                 env=server_env(self.db.url, **self.env),
@@ -409,6 +412,12 @@ class LiveServer:
                 return True
             time.sleep(0.2)
         return False
+
+    def restart(self):
+        """Stop (SIGTERM, as a deploy does) and start again on the same port."""
+        port = self.port
+        self.stop()
+        return self.start(port)
 
     def worker_pids(self):
         return children_of(self.process.pid) if self.process else []
