@@ -262,8 +262,9 @@ def _postgres_admin(url):
 
 
 @contextlib.contextmanager
-def live_database(backend, tmp_dir):
-    """A freshly migrated database for live servers; dropped (PostgreSQL) at the end."""
+def live_database(backend, tmp_dir, migrated=True):
+    """A freshly migrated database for live servers (`migrated=False`: empty); dropped
+    (PostgreSQL) at the end."""
     tmp_dir = Path(tmp_dir)
     tmp_dir.mkdir(parents=True, exist_ok=True)
     if backend == "sqlite":
@@ -271,7 +272,8 @@ def live_database(backend, tmp_dir):
         url = f"sqlite:///{path}"
         db = LiveDatabase("sqlite", url, Commands(url, tmp_dir / "manage.log"), path)
         try:
-            db.manage("migrate", "--noinput", "-v", "0")
+            if migrated:
+                db.manage("migrate", "--noinput", "-v", "0")
             yield db
         finally:
             db.commands.stop()
@@ -285,7 +287,8 @@ def live_database(backend, tmp_dir):
         url = urllib.parse.urlsplit(DATABASE_URL)._replace(path=f"/{name}").geturl()
         db = LiveDatabase("postgres", url, Commands(url, tmp_dir / "manage.log"))
         try:
-            db.manage("migrate", "--noinput", "-v", "0")
+            if migrated:
+                db.manage("migrate", "--noinput", "-v", "0")
             yield db
         finally:
             db.commands.stop()
@@ -412,12 +415,6 @@ class LiveServer:
                 return True
             time.sleep(0.2)
         return False
-
-    def restart(self):
-        """Stop (SIGTERM, as a deploy does) and start again on the same port."""
-        port = self.port
-        self.stop()
-        return self.start(port)
 
     def worker_pids(self):
         return children_of(self.process.pid) if self.process else []
