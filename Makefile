@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 
-.PHONY: run test test-fast test-sqlite test-postgres mutants bench lint format check-deploy clean messages makemessages
+.PHONY: run migrate test test-fast test-sqlite test-postgres mutants bench lint format check-deploy clean messages makemessages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,15 +41,25 @@ makemessages: $(VENV)/.installed
 # (it would drop the streams); stopping waits GRACEFUL seconds, then ends them.
 # tracker/serving.py: no forwarded header believed (BEHIND_PROXY decides in
 # Django), links' tokens shortened in the logs.
+# migrate takes a lock (tracker/management/commands/migrate.py): servers started
+# at once on one database migrate in turn, and refuse a SECRET_KEY that is not the
+# database's (tracker/shared_key.py). gunicorn's control socket is one per port in
+# var/ (its default, ~/.gunicorn/gunicorn.ctl, would be shared by every server of
+# this user): `gunicornc -s var/gunicorn-8000.ctl` (docs/several-servers.md).
 GRACEFUL ?= 10
-run: $(VENV)/.installed messages
-	$(BIN)/python manage.py migrate --noinput
+CONTROL_SOCKET ?= var/gunicorn-$(PORT).ctl
+run: $(VENV)/.installed messages migrate
 	$(BIN)/python manage.py collectstatic --noinput -v 0
+	@mkdir -p -m 0700 $(dir $(CONTROL_SOCKET))
 	@ip=$$(hostname -I 2>/dev/null | awk '{print $$1}'); \
 	echo; echo "  Open http://$${ip:-127.0.0.1}:$(PORT)/ on a phone on the same network."; echo
 	HTTPS=$${HTTPS:-off} $(BIN)/gunicorn tracker.asgi:application --worker-class asgi \
 		--bind 0.0.0.0:$(PORT) --workers $(WORKERS) --graceful-timeout $(GRACEFUL) \
-		--access-logfile - -c python:tracker.serving
+		--control-socket $(CONTROL_SOCKET) --access-logfile - -c python:tracker.serving
+
+# The database's tables made or brought up to date, once (make run does it too).
+migrate: $(VENV)/.installed
+	$(BIN)/python manage.py migrate --noinput
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -318,7 +318,9 @@ document.addEventListener("click", (event) => {
 // nothing changed), the table's part. While the stream is open the board does
 // not poll; while it is not (opening, lost, a proxy that buffers it, no
 // EventSource) the board polls every 2 s as it always did, so the offline
-// notice and its recovery work as before. Without JavaScript nothing changes.
+// notice and its recovery work as before. An "event: poll" (the server's fan-out
+// is down) keeps the stream open and the board polling until a plain event.
+// Without JavaScript nothing changes.
 (() => {
   if (!window.EventSource || !window.htmx) return; // the poll in the page does it all
   const POLL = "every 2s";
@@ -393,6 +395,16 @@ document.addEventListener("click", (event) => {
       trigger(PUSHED);
       fetchIfMoved();
     };
+    // The server hears no changes for now (its Redis is down): the stream stays
+    // open and the board polls until the stream's next plain event.
+    source.addEventListener("poll", (event) => {
+      clearTimeout(watchdog);
+      failures = 0;
+      streaming = false;
+      latest = event.data;
+      trigger(POLL);
+      fetchIfMoved();
+    });
     // Any error (the server restarting, the network gone, a 404): this page
     // opens the stream again itself, later, and polls meanwhile.
     source.onerror = fail;

@@ -262,8 +262,9 @@ def _postgres_admin(url):
 
 
 @contextlib.contextmanager
-def live_database(backend, tmp_dir):
-    """A freshly migrated database for live servers; dropped (PostgreSQL) at the end."""
+def live_database(backend, tmp_dir, migrated=True):
+    """A freshly migrated database for live servers (`migrated=False`: empty); dropped
+    (PostgreSQL) at the end."""
     tmp_dir = Path(tmp_dir)
     tmp_dir.mkdir(parents=True, exist_ok=True)
     if backend == "sqlite":
@@ -271,7 +272,8 @@ def live_database(backend, tmp_dir):
         url = f"sqlite:///{path}"
         db = LiveDatabase("sqlite", url, Commands(url, tmp_dir / "manage.log"), path)
         try:
-            db.manage("migrate", "--noinput", "-v", "0")
+            if migrated:
+                db.manage("migrate", "--noinput", "-v", "0")
             yield db
         finally:
             db.commands.stop()
@@ -285,7 +287,8 @@ def live_database(backend, tmp_dir):
         url = urllib.parse.urlsplit(DATABASE_URL)._replace(path=f"/{name}").geturl()
         db = LiveDatabase("postgres", url, Commands(url, tmp_dir / "manage.log"))
         try:
-            db.manage("migrate", "--noinput", "-v", "0")
+            if migrated:
+                db.manage("migrate", "--noinput", "-v", "0")
             yield db
         finally:
             db.commands.stop()
@@ -365,9 +368,10 @@ class LiveServer:
         except OSError:
             return ""
 
-    def start(self):
+    def start(self, port=None):
+        """Start on a free port, or on `port` (a restart on the port it had)."""
         for _ in range(3):  # another process may take the free port first
-            self.port = free_port()
+            self.port = port or free_port()
             self._log = open(self.log_path, "a")  # noqa: SIM115 (closed in stop())
             self.process = subprocess.Popen(
                 [
@@ -383,6 +387,8 @@ class LiveServer:
                     "60",
                     "--graceful-timeout",
                     str(self.graceful_timeout),
+                    # Not gunicorn's one control socket for every server of this user.
+                    "--no-control-socket",
                 ],
                 cwd=self.root,
                 env=server_env(self.db.url, **self.env),

@@ -1,7 +1,9 @@
 """A real Redis server for the shared-cache tests: Debian's `redis-server`.
 
 `redis_server()` starts one on a free port with nothing written to disk
-(`--save "" --appendonly no --daemonize yes`) and stops it afterwards.
+(`--save "" --appendonly no --daemonize yes`) and stops it afterwards;
+`stopped()` stops it for a while, `restart()` at once. `redis_servers()`: two
+`make run` servers (tracker/asgi.py) on one database and that Redis.
 scripts/redis.sh installs Debian's redis-server (as root) before `make test`;
 where it is missing the tests that need it are skipped and say why.
 """
@@ -13,10 +15,11 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
-from .livegunicorn import free_port
+from .livegunicorn import ASGI, free_port, live_server
 
 
 def redis_skip_reason():
@@ -48,6 +51,26 @@ def redis_server(tmp_dir):
         _stop(pidfile)
 
 
+def redis_servers(db, redis_url, log_dir, workers=2):
+    """Two `make run` servers (not started: `with` each) on one database and one
+    Redis (CACHE_URL), as two machines behind one name would be: each has a LIVE_DIR
+    of its own, so nothing reaches the other but through Redis."""
+    made = []
+    for name in ("one", "two"):
+        folder = tempfile.mkdtemp(prefix=f"live-{name}-", dir="/tmp")
+        env = {"CACHE_URL": redis_url, "LIVE_DIR": folder}
+        made.append(live_server(db, Path(log_dir) / name, workers=workers, env=env, app=ASGI))
+    return made
+
+
+def subscribers(redis_url):
+    """How many workers listen on the pushed updates' channel."""
+    import redis
+
+    numbers = redis.Redis.from_url(redis_url).pubsub_numsub("rummy_live")
+    return dict(numbers).get(b"rummy_live", 0)
+
+
 def restart(url, tmp_dir):
     """Stop the server `redis_server(tmp_dir)` started and start it again, empty, on its port."""
     tmp_dir = Path(tmp_dir)
@@ -56,6 +79,21 @@ def restart(url, tmp_dir):
     done = _start(port, tmp_dir)
     if done.returncode != 0 or not _answers(port):
         raise AssertionError(f"redis-server did not start again: {done.stderr}")
+
+
+@contextlib.contextmanager
+def stopped(url, tmp_dir):
+    """The server `redis_server(tmp_dir)` started stopped for the block, then started
+    again, empty, on its port (answering when the block's end returns)."""
+    tmp_dir = Path(tmp_dir)
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    _stop(tmp_dir / "redis.pid")
+    try:
+        yield
+    finally:
+        done = _start(port, tmp_dir)
+        if done.returncode != 0 or not _answers(port):
+            raise AssertionError(f"redis-server did not start again: {done.stderr}")
 
 
 def _start(port, tmp_dir):

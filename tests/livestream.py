@@ -2,7 +2,8 @@
 
 `EventStream(port, path)` sends the GET an EventSource sends and reads the
 answer's status and headers; `.next_revision(timeout)` waits for the next
-event (its data, a revision), `.raw` is every byte received (`.body`: the body's), `.ended(timeout)`
+plain event (its data, a revision), `.next_event(timeout)` for any (its name
+too), `.raw` is every byte received (`.body`: the body's), `.ended(timeout)`
 waits for the server to end the stream; `save_deal` saves a deal as a
 phone does. Reading is bounded in time: nothing
 here waits longer than it is told.
@@ -113,26 +114,40 @@ class EventStream:
         return False
 
     def events(self, timeout):
-        """Yield each event's data (and None for a comment) until the stream ends."""
+        """Yield each event's (name, data), "message" when unnamed, and (None, None)
+        for a comment, until the stream ends."""
         deadline = time.monotonic() + timeout
         while True:
             last = self._decode_chunks()
             while b"\n\n" in self._body:
                 block, self._body = self._body.split(b"\n\n", 1)
-                data = [
-                    line[5:].strip() for line in block.split(b"\n") if line.startswith(b"data:")
-                ]
-                yield b"\n".join(data).decode() if data else None
+                lines = block.split(b"\n")
+                data = [line[5:].strip() for line in lines if line.startswith(b"data:")]
+                names = [line[6:].strip() for line in lines if line.startswith(b"event:")]
+                if not data:
+                    yield None, None
+                else:
+                    name = names[-1].decode() if names else "message"
+                    yield name, b"\n".join(data).decode()
             if last or self._closed:
                 return
             self._recv_into_buffer(deadline)
 
-    def next_revision(self, timeout=20.0):
-        """The data of the next event (comments skipped): a revision, as an int."""
-        for data in self.events(timeout):
+    def next_event(self, timeout=20.0):
+        """(name, revision) of the next event, comments skipped: ("message", 3), or
+        ("poll", 3) while the server's fan-out is down and its page must poll."""
+        for name, data in self.events(timeout):
             if data is not None:
-                return int(data)
+                return name, int(data)
         raise AssertionError(f"{self.path}: the stream ended before an event came")
+
+    def next_revision(self, timeout=20.0):
+        """The revision of the next plain event (comments and "poll" events skipped)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            name, revision = self.next_event(max(0.0, deadline - time.monotonic()))
+            if name == "message":
+                return revision
 
     def ended(self, timeout=20.0):
         """Wait until the server ends the stream (its last chunk, or the connection closed)."""

@@ -8,15 +8,13 @@ Redis restarts under the open streams (pub/sub drops what it sends while a
 subscriber is away: the workers subscribe again and read the revisions held).
 """
 
-import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
-from .livegunicorn import ASGI, live_database, live_server
+from .livegunicorn import live_database
 from .livegunicorn import points_game_doc as game_doc
-from .liveredis import redis_server, redis_skip_reason, restart
+from .liveredis import redis_server, redis_servers, redis_skip_reason, restart, subscribers
 from .livestream import EventStream, save_deal
 
 pytestmark = [
@@ -38,19 +36,9 @@ def redis(tmp_path_factory):
         yield url, folder
 
 
-def servers(live_db, redis_url, tmp_path, workers=2):
-    """Two servers on one database and one Redis, each with a LIVE_DIR of its own."""
-    made = []
-    for name in ("one", "two"):
-        folder = tempfile.mkdtemp(prefix=f"live-{name}-", dir="/tmp")
-        env = {"CACHE_URL": redis_url, "LIVE_DIR": folder}
-        made.append(live_server(live_db, tmp_path / name, workers=workers, env=env, app=ASGI))
-    return made
-
-
 def test_a_deal_saved_on_either_server_reaches_the_streams_on_both(live_db, redis, tmp_path):
     game = live_db.import_game(game_doc(name="Two servers", deals=1))
-    one_server, two_server = servers(live_db, redis[0], tmp_path)
+    one_server, two_server = redis_servers(live_db, redis[0], tmp_path)
     with one_server as one, two_server as two:
         streams = [
             EventStream(server.port, f"/{link}/{game[token]}/stream")
@@ -73,17 +61,10 @@ def test_a_deal_saved_on_either_server_reaches_the_streams_on_both(live_db, redi
             assert not list(Path(server.env["LIVE_DIR"]).glob("*.sock"))
 
 
-def subscribers(redis_url):
-    import redis
-
-    numbers = redis.Redis.from_url(redis_url).pubsub_numsub("rummy_live")
-    return dict(numbers).get(b"rummy_live", 0)
-
-
 def test_streams_held_through_a_redis_restart_still_hear_the_next_change(live_db, redis, tmp_path):
     redis_url, folder = redis
     game = live_db.import_game(game_doc(name="Restart", deals=1))
-    one_server, two_server = servers(live_db, redis_url, tmp_path, workers=1)
+    one_server, two_server = redis_servers(live_db, redis_url, tmp_path, workers=1)
     with (
         one_server as one,
         two_server as two,
@@ -92,11 +73,12 @@ def test_streams_held_through_a_redis_restart_still_hear_the_next_change(live_db
     ):
         assert watching.next_revision() == editing.next_revision() == 1
         restart(redis_url, folder)
-        # Both workers subscribe again by themselves (events, not a fixed wait).
-        deadline = time.monotonic() + 30
-        while subscribers(redis_url) < 2:
-            assert time.monotonic() < deadline, "the workers did not subscribe again"
-            time.sleep(0.1)
+        # Both workers subscribe again by themselves (events, not a fixed wait): each
+        # stream says "poll" while its worker hears nothing, then the revision again.
+        for stream in (watching, editing):
+            assert stream.next_event(timeout=30) == ("poll", 1)
+            assert stream.next_event(timeout=30) == ("message", 1)
+        assert subscribers(redis_url) == 2
         assert save_deal(one, game["edit_token"], 10_001) == 2
         assert watching.next_revision(timeout=10) == 2
         assert editing.next_revision(timeout=10) == 2

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from . import allowance, i18n, rules
 from .allowance import Allowance  # noqa: F401 (a model of this app, kept beside its logic)
 from .documents import game_csv, game_json
+from .shared_key import SharedKey  # noqa: F401 (a model of this app, kept beside its check)
 
 
 def new_token():

@@ -56,7 +56,11 @@ def local_secret_key(path=BASE_DIR / ".secret_key"):
     return path.read_text().strip()
 
 
+# Every server on one database must share it (cookies signed on one are read by
+# the others): tracker/shared_key.py refuses a server whose key is not its
+# database's. A key changed on purpose keeps the old one here for a while.
 SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key()
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "*")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 

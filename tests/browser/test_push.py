@@ -15,6 +15,8 @@ import pytest
 from playwright.sync_api import expect
 
 from ..livegunicorn import ASGI, live_database, live_server, points_game_doc
+from ..liveredis import redis_server, redis_skip_reason, stopped
+from ..livestream import save_deal
 from .conftest import CSP_CONSOLE, CSP_LISTENER, PHONE, PhoneLog
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -215,3 +217,44 @@ def test_offline_a_phone_says_so_and_comes_back_by_itself(db, phones):
     expect(watcher.page.locator("#board")).to_have_attribute(
         "hx-trigger", "revision-moved", timeout=15_000
     )
+
+
+@pytest.fixture(scope="module")
+def redis(tmp_path_factory):
+    if redis_skip_reason() is not None:
+        pytest.skip(redis_skip_reason())
+    folder = tmp_path_factory.mktemp("push-redis")
+    with redis_server(folder) as url:
+        yield url, folder
+
+
+def test_while_the_servers_redis_is_down_the_page_polls_then_is_pushed_to_again(
+    db, redis, browser, tmp_path
+):
+    redis_url, folder = redis
+    env = {"CACHE_URL": redis_url, "LIVE_DIR": tempfile.mkdtemp(prefix="live-", dir="/tmp")}
+    game = db.import_game(points_game_doc(name="Redis away", deals=2))
+    with live_server(db, tmp_path, workers=1, env=env, app=ASGI) as server:
+        watcher = Phone(browser, server.url)
+        try:
+            watcher.page.goto(f"/w/{game['view_token']}/")
+            board = watcher.page.locator("#board")
+            expect(board).to_have_attribute("hx-trigger", "revision-moved")
+            with stopped(redis_url, folder):
+                # The stream says the server hears nothing: the board polls, and
+                # the poll brings the deal saved meanwhile.
+                expect(board).to_have_attribute("hx-trigger", "every 2s")
+                polling = time.monotonic()
+                assert save_deal(server, game["edit_token"], 10_001) == 3
+                expect(watcher.page.locator("#board .meta")).to_contain_text("3 deals played")
+                assert watcher.polls(since=polling)
+            # Redis back: the same stream's plain event, and the board waits for it again.
+            expect(board).to_have_attribute("hx-trigger", "revision-moved")
+            assert save_deal(server, game["edit_token"], 10_002) == 4
+            expect(watcher.page.locator("#board .meta")).to_contain_text("4 deals played")
+            assert len(watcher.streams()) == 1  # never closed: told to poll, then not
+        finally:
+            problems = watcher.log.problems()
+            watcher.context.close()
+        assert not problems, problems
+        assert "Traceback" not in server.log_text()

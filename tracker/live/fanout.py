@@ -13,7 +13,11 @@ worker, never one per phone.
   shares the folder hears it, at once and with no polling.
 - `Redis` (CACHE_URL or REDIS_URL set): one pub/sub channel. Pub/sub drops what
   it sends while a subscriber is away, so after every (re)subscription the hub
-  reads again the revisions of what it holds (`hub.resync`).
+  reads again the revisions of what it holds (`hub.resync`). Redis down fails
+  no save: a publish that cannot reach it is skipped (the hubs read the
+  revisions when they subscribe again), and each listener tells its hub, whose
+  streams' pages poll meanwhile; the listener tries again within a second, so
+  the pages catch up at once when Redis is back. Each is logged once an outage.
 - `Postgres` (LIVE_FANOUT=postgres): NOTIFY on one channel, LISTEN on a
   connection of the worker's own (not through pgbouncer's transaction pooling).
 """
@@ -27,7 +31,9 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 CHANNEL = "rummy_live"  # the Redis channel and the PostgreSQL NOTIFY channel
-RECONNECT_AFTER = (0.2, 0.5, 1, 2, 5)  # seconds before each retry of a lost listener
+# Seconds before each retry of a lost listener: at most one, as the pages poll
+# meanwhile and should be told the moment it is back (a refused connection costs little).
+RECONNECT_AFTER = (0.1, 0.25, 0.5, 1)
 
 
 class Local:
@@ -89,6 +95,7 @@ class Redis:
     def __init__(self, url):
         self.url = url
         self._client = None
+        self._unreachable = False  # logged once, until a publish gets through again
 
     def publish(self, message):
         import redis
@@ -96,11 +103,17 @@ class Redis:
         try:
             if self._client is None:  # one per process; redis-py's pool is thread-safe
                 self._client = redis.Redis.from_url(
-                    self.url, socket_timeout=2, socket_connect_timeout=2
+                    self.url, socket_timeout=1, socket_connect_timeout=1
                 )
             self._client.publish(CHANNEL, message)
-        except redis.RedisError as error:  # the hubs resync when Redis is back
-            log.warning("live: could not publish to Redis: %s", error)
+        except (redis.RedisError, OSError) as error:  # the hubs resync when Redis is back
+            if not self._unreachable:
+                self._unreachable = True
+                log.warning("live: Redis unreachable, changes not published: %s", error)
+            return
+        if self._unreachable:
+            self._unreachable = False
+            log.warning("live: Redis reachable again, changes published")
 
     async def listen(self, hub):
         import redis
@@ -112,14 +125,18 @@ class Redis:
             pubsub = client.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(CHANNEL)
+                if failures:
+                    log.warning("live: Redis listener back; the pages stop polling")
                 failures = 0
                 # What was published while this worker was not subscribed is lost.
-                hub.resync_soon()
+                hub.listener_back()
                 async for message in pubsub.listen():
                     if message["type"] == "message":
                         hub.heard(message["data"])
             except (redis.RedisError, OSError) as error:
-                log.warning("live: Redis listener lost (%s); reconnecting", error)
+                if not failures:
+                    log.warning("live: Redis listener lost (%s); the pages poll meanwhile", error)
+                hub.listener_lost()
             finally:
                 try:
                     await pubsub.aclose()
@@ -167,11 +184,13 @@ class Postgres:
                 ) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     failures = 0
-                    hub.resync_soon()
+                    hub.listener_back()
                     async for notice in connection.notifies():
                         hub.heard(notice.payload.encode())
             except (psycopg.Error, OSError) as error:
-                log.warning("live: PostgreSQL listener lost (%s); reconnecting", error)
+                if not failures:
+                    log.warning("live: PostgreSQL listener lost (%s); reconnecting", error)
+                hub.listener_lost()
             await asyncio.sleep(RECONNECT_AFTER[min(failures, len(RECONNECT_AFTER) - 1)])
             failures += 1
 

@@ -14,6 +14,10 @@ After a listener (re)connects, and every RESYNC seconds, the hub reads the
 revisions of everything it holds in one query (`resync`): a change said while
 nobody listened (Redis restarting, a worker too busy to read) still arrives,
 and a game deleted ends its streams.
+
+While the listener is cut off (Redis down), nothing is heard: every stream
+tells its page to poll (`polling`), until the listener is back and the
+revisions held are read again.
 """
 
 import asyncio
@@ -37,11 +41,12 @@ class Listener:
     """One open stream's mailbox: the most important news not yet sent, and the
     revision its phone was told last (`known`, kept by the stream)."""
 
-    __slots__ = ("beat_slot", "channel", "known", "news", "waiter")
+    __slots__ = ("beat_slot", "channel", "known", "news", "polling", "waiter")
 
     def __init__(self, channel, known, beat_slot):
         self.channel = channel
         self.known = known
+        self.polling = False  # the stream told its page to poll (kept by the stream)
         self.beat_slot = beat_slot
         self.news = None
         self.waiter = None
@@ -90,6 +95,8 @@ class Hub:
         self.heard_last = OrderedDict()  # channel: the latest version heard of it
         self.tasks = []
         self._resync_wanted = None
+        self.polling = False  # the listener is cut off: the streams' pages poll
+        self._back = False  # the listener is back: the pages stop polling after a resync
 
     def start(self):
         self._resync_wanted = asyncio.Event()
@@ -122,6 +129,8 @@ class Hub:
         heard = self.heard_last.get(channel)
         if heard is not None and heard > version:
             listener.tell(heard)
+        elif self.polling:
+            listener.tell(BEAT)  # wakes the stream, which tells its page to poll
         return listener
 
     def leave(self, listener):
@@ -156,6 +165,24 @@ class Hub:
             elif version != listener.known:
                 listener.tell(version)
 
+    def listener_lost(self):
+        """The listener is cut off (Redis down): nothing will be heard, so every
+        stream tells its page to poll until the listener is back."""
+        self._back = False
+        if not self.polling:
+            self.polling = True
+            self._wake_everyone()
+
+    def listener_back(self):
+        """Subscribed (again): the revisions held are read, then the pages stop polling."""
+        self._back = self.polling
+        self.resync_soon()
+
+    def _wake_everyone(self):
+        for listeners in list(self.channels.values()):
+            for listener in list(listeners):
+                listener.tell(BEAT)  # the stream looks at `polling` whenever it wakes
+
     def resync_soon(self):
         if self._resync_wanted is not None:
             self._resync_wanted.set()
@@ -174,10 +201,16 @@ class Hub:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._resync_wanted.wait(), RESYNC)
             self._resync_wanted.clear()
+            back = self._back
             try:
                 await self.resync()
             except Exception:  # a database hiccup: the next round tries again
                 log.exception("live: could not read the revisions held")
+                continue
+            if back and self._back:  # and not lost again meanwhile
+                self._back = False
+                self.polling = False
+                self._wake_everyone()
 
     async def _beat(self):
         second = 0

@@ -8,7 +8,9 @@ a wrong or unknown link is answered 404 and no stream. Then the stream is held
 on the event loop, with no thread: the current revision at once (so a
 reconnect needs no replay), a comment every HEARTBEAT seconds, and the new
 revision each time the worker's hub hears of one. An event is only
-"data: <revision>": nothing a link could be derived from. The stream ends
+"data: <revision>": nothing a link could be derived from. While the worker's
+fan-out is cut off (Redis down) the stream says "event: poll" instead, and its
+page polls until the next plain event. The stream ends
 when the phone goes, when the game or table is deleted, or when the server
 stops (its graceful timeout).
 """
@@ -65,11 +67,17 @@ async def serve(scope, receive, send, hub, kind, token, find):
             news = await listener.next()
             if news in (LEFT, GONE):
                 break
-            if news == BEAT:
-                chunk = b":\n\n"
-            elif news != listener.known:
-                chunk = f"data: {news}\n\n".encode()
+            moved = news != BEAT and news != listener.known
+            if moved:
                 listener.known = news
+            if moved or listener.polling != hub.polling:
+                # While the worker hears nothing (Redis down) each revision is
+                # an "event: poll": the page polls until a plain event again.
+                listener.polling = hub.polling
+                name = "event: poll\n" if hub.polling else ""
+                chunk = f"{name}data: {listener.known}\n\n".encode()
+            elif news == BEAT:
+                chunk = b":\n\n"
             else:
                 continue
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
