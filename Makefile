@@ -41,7 +41,7 @@ makemessages: $(VENV)/.installed
 # (it would drop the streams); stopping waits GRACEFUL seconds, then ends them.
 # tracker/serving.py: no forwarded header believed (BEHIND_PROXY decides in
 # Django), links' tokens shortened in the logs.
-# migrate takes a lock (tracker/management/commands/migrate.py): servers started
+# migrate_in_turn takes a lock (tracker/management/commands/migrate_in_turn.py): servers started
 # at once on one database migrate in turn, and refuse a SECRET_KEY that is not the
 # database's (tracker/shared_key.py). gunicorn's control socket is one per port in
 # var/ (its default, ~/.gunicorn/gunicorn.ctl, would be shared by every server of
@@ -59,7 +59,7 @@ run: $(VENV)/.installed messages migrate
 
 # The database's tables made or brought up to date, once (make run does it too).
 migrate: $(VENV)/.installed
-	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py migrate_in_turn
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -305,7 +305,7 @@ def measure(args, db):
     # The embedded fan-out (sockets in the run's LIVE_DIR) even where the environment
     # names a Redis; the bare broadcast's sockets beside it.
     bare_dir = Path(os.environ["LIVE_DIR"]).with_name("bare")
-    env = {"BARE_DIR": str(bare_dir), "CACHE_URL": "", "REDIS_URL": ""}
+    env = {"BARE_DIR": str(bare_dir), "REDIS_URL": ""}
     say(
         f"push: {server.WORKERS} workers, SQLite, embedded fan-out; the phones (this "
         f"process) share the {os.cpu_count()} cores"

@@ -3,7 +3,6 @@ import os
 from pathlib import Path
 
 import pytest
-from django.core.cache import caches
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 from hypothesis.database import DirectoryBasedExampleDatabase
@@ -105,12 +104,6 @@ def _default_language_after():
     starts in the default language again."""
     yield
     translation.deactivate()
-
-
-def forget_what_is_kept():
-    """Clear every cache: the rendering path, not a part kept for a revision."""
-    for kept in caches.all():
-        kept.clear()
 
 
 def example_paths():

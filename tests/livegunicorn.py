@@ -11,7 +11,7 @@ database created beside the one DATABASE_URL names and dropped afterwards).
   one `manage.py` process of its own (tests/livemanage.py), which starts
   Django once rather than once a command.
 - `live_server(db, log_dir, workers, env)`: `gunicorn tracker.wsgi` with several
-  workers on 127.0.0.1 and a free port (`env`: more environment, e.g. CACHE_URL),
+  workers on 127.0.0.1 and a free port (`env`: more environment, e.g. REDIS_URL),
   answering before it is handed over, stopped (terminate, then kill) afterwards;
   `.worker_pids()` for the fault tests.
 - `Browser`: a standard-library HTTP client with a cookie jar, that never
@@ -345,7 +345,7 @@ class LiveServer:
     db: LiveDatabase
     log_path: Path
     workers: int = WORKERS
-    env: dict = field(default_factory=dict)  # more environment, e.g. CACHE_URL
+    env: dict = field(default_factory=dict)  # more environment, e.g. REDIS_URL
     # The application and its worker: `make run`'s is ASGI=("tracker.asgi:application",
     # "--worker-class", "asgi"); more gunicorn arguments after them.
     app: tuple = ("tracker.wsgi",)

@@ -53,12 +53,12 @@ def redis_server(tmp_dir):
 
 def redis_servers(db, redis_url, log_dir, workers=2):
     """Two `make run` servers (not started: `with` each) on one database and one
-    Redis (CACHE_URL), as two machines behind one name would be: each has a LIVE_DIR
+    Redis (REDIS_URL), as two machines behind one name would be: each has a LIVE_DIR
     of its own, so nothing reaches the other but through Redis."""
     made = []
     for name in ("one", "two"):
         folder = tempfile.mkdtemp(prefix=f"live-{name}-", dir="/tmp")
-        env = {"CACHE_URL": redis_url, "LIVE_DIR": folder}
+        env = {"REDIS_URL": redis_url, "LIVE_DIR": folder}
         made.append(live_server(db, Path(log_dir) / name, workers=workers, env=env, app=ASGI))
     return made
 

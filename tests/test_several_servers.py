@@ -3,7 +3,7 @@
 One real PostgreSQL database and one real `redis-server`, both made here (the
 database beside the one DATABASE_URL names, dropped afterwards), migrated once;
 two `make run` servers (tracker/asgi.py on gunicorn's ASGI worker) with one
-SECRET_KEY, CACHE_URL naming the Redis, and each a LIVE_DIR of its own, so
+SECRET_KEY, REDIS_URL naming the Redis, and each a LIVE_DIR of its own, so
 nothing reaches the other but through the database and Redis. A watcher is a
 view link's stream on the other server, read as a phone's EventSource reads it.
 """
@@ -163,8 +163,8 @@ def run_manage(database_url, *args, **env):
 
 def test_a_server_with_another_secret_key_is_refused(db):
     # make run migrates before it serves: with the database's key, nothing to do.
-    assert run_manage(db.url, "migrate", "--noinput").returncode == 0
-    refused = run_manage(db.url, "migrate", "--noinput", SECRET_KEY="another-" + "k" * 50)
+    assert run_manage(db.url, "migrate_in_turn").returncode == 0
+    refused = run_manage(db.url, "migrate_in_turn", SECRET_KEY="another-" + "k" * 50)
     assert refused.returncode != 0
     assert "SECRET_KEY is not the key the other servers on this database use" in refused.stderr
 
@@ -174,7 +174,7 @@ def test_servers_started_at_once_on_a_fresh_database_migrate_in_turn(tmp_path):
         # What two `make run` do first, at the same moment.
         starting = [
             subprocess.Popen(
-                [PYTHON, "manage.py", "migrate", "--noinput"],
+                [PYTHON, "manage.py", "migrate_in_turn"],
                 cwd=ROOT,
                 env=server_env(fresh.url),
                 stdout=subprocess.PIPE,

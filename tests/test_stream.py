@@ -46,7 +46,7 @@ def live_dir():
 @pytest.fixture(scope="module")
 def server(live_db, live_dir, tmp_path_factory):
     log_dir = tmp_path_factory.mktemp("stream-server")
-    env = {"LIVE_DIR": live_dir, "CACHE_URL": "", "REDIS_URL": ""}
+    env = {"LIVE_DIR": live_dir, "REDIS_URL": ""}
     with live_server(live_db, log_dir, workers=4, env=env, app=ASGI) as running:
         yield running
     assert "Traceback" not in running.log_text()
@@ -132,7 +132,7 @@ def manage_with(live_db, live_dir, code):
     done = subprocess.run(
         [PYTHON, "manage.py", "shell", "-c", code],
         cwd=ROOT,
-        env=server_env(live_db.url, LIVE_DIR=live_dir, CACHE_URL="", REDIS_URL=""),
+        env=server_env(live_db.url, LIVE_DIR=live_dir, REDIS_URL=""),
         capture_output=True,
         text=True,
         timeout=120,
@@ -197,7 +197,7 @@ def test_stopping_the_server_with_streams_open_ends_within_its_graceful_timeout(
     live_db, live_dir, tmp_path
 ):
     game = live_db.import_game(points_game_doc(name="Stopping", deals=0))
-    env = {"LIVE_DIR": live_dir, "CACHE_URL": "", "REDIS_URL": ""}
+    env = {"LIVE_DIR": live_dir, "REDIS_URL": ""}
     graceful = 2
     with live_server(
         live_db, tmp_path, workers=2, env=env, app=ASGI, graceful_timeout=graceful

@@ -22,7 +22,7 @@ def test_a_deal_saved_on_either_server_reaches_both_through_notify(tmp_path):
         running = []
         for name in ("one", "two"):
             folder = tempfile.mkdtemp(prefix=f"live-{name}-", dir="/tmp")
-            env = {"LIVE_FANOUT": "postgres", "LIVE_DIR": folder, "CACHE_URL": "", "REDIS_URL": ""}
+            env = {"LIVE_FANOUT": "postgres", "LIVE_DIR": folder, "REDIS_URL": ""}
             running.append(live_server(db, tmp_path / name, workers=2, env=env, app=ASGI))
         with running[0] as one, running[1] as two:
             streams = [

@@ -1,7 +1,7 @@
 """Pushed updates through Redis: several servers, one real `redis-server`.
 
 Two `make run` servers (tracker/asgi.py, gunicorn's ASGI worker) share one
-database and one Redis (CACHE_URL), as two machines behind one name would; each
+database and one Redis (REDIS_URL), as two machines behind one name would; each
 has a LIVE_DIR of its own, so nothing reaches the other but through Redis. A
 deal saved on either reaches the streams held on both, and still does after
 Redis restarts under the open streams (pub/sub drops what it sends while a

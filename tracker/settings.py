@@ -177,44 +177,19 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-# The cache every gunicorn worker shares: what is worked out once per revision
-# of a game (a table page's summary of each of its games). Django's file cache
-# in var/cache/ by default (no extra server); CACHE_URL (or REDIS_URL), e.g.
-# redis://127.0.0.1:6379/0, switches to Redis for several servers.
-CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
-CACHE_DIR = Path(os.environ.get("CACHE_DIR") or BASE_DIR / "var" / "cache")
-if CACHE_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": CACHE_URL,
-            "TIMEOUT": 3600,
-            "KEY_PREFIX": "rummy",
-        },
-    }
-else:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": CACHE_DIR,
-            "TIMEOUT": 3600,
-            # Not the files of the cache this folder held before Django's own.
-            "VERSION": 2,
-            # Django's file cache lists the folder on every write to cull it:
-            # 5 ms at 5,000 files, 1 ms at 1,000, paid by every deal saved. What
-            # is culled is made again when asked (a family table of 200 games
-            # keeps its 200 summaries); Redis (CACHE_URL) holds more for less.
-            "OPTIONS": {"MAX_ENTRIES": 1000},
-        },
-    }
+# No cache: every page, poll and save replays the stored history through the
+# code that is running, so nothing kept can show a family an old board
+# (README, "Pushed updates"). Redis (REDIS_URL) carries the pushed updates
+# between several servers.
+REDIS_URL = os.environ.get("REDIS_URL", "")
 
 # Pushed updates (tracker/live/): how a change reaches every worker holding a
 # stream of it. "local": Unix datagrams between this machine's workers through
-# LIVE_DIR (the default, no extra server); "redis": pub/sub on CACHE_URL (or
-# REDIS_URL), for several servers, chosen when one is set; "postgres":
+# LIVE_DIR (the default, no extra server); "redis": pub/sub on
+# REDIS_URL, for several servers, chosen when one is set; "postgres":
 # NOTIFY/LISTEN on the database (not through pgbouncer's transaction pooling).
-LIVE_REDIS_URL = CACHE_URL
-LIVE_FANOUT = os.environ.get("LIVE_FANOUT") or ("redis" if CACHE_URL else "local")
+LIVE_REDIS_URL = REDIS_URL
+LIVE_FANOUT = os.environ.get("LIVE_FANOUT") or ("redis" if REDIS_URL else "local")
 LIVE_DIR = Path(os.environ.get("LIVE_DIR") or BASE_DIR / "var" / "live")
 
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

@@ -33,7 +33,7 @@ def db(tmp_path_factory):
 @pytest.fixture(scope="module")
 def server(db, tmp_path_factory):
     with tempfile.TemporaryDirectory(prefix="live-", dir="/tmp") as folder:
-        env = {"LIVE_DIR": folder, "CACHE_URL": "", "REDIS_URL": ""}
+        env = {"LIVE_DIR": folder, "REDIS_URL": ""}
         log_dir = tmp_path_factory.mktemp("push-server")
         with live_server(db, log_dir, workers=2, env=env, app=ASGI) as running:
             yield running
@@ -232,7 +232,7 @@ def test_while_the_servers_redis_is_down_the_page_polls_then_is_pushed_to_again(
     db, redis, browser, tmp_path
 ):
     redis_url, folder = redis
-    env = {"CACHE_URL": redis_url, "LIVE_DIR": tempfile.mkdtemp(prefix="live-", dir="/tmp")}
+    env = {"REDIS_URL": redis_url, "LIVE_DIR": tempfile.mkdtemp(prefix="live-", dir="/tmp")}
     game = db.import_game(points_game_doc(name="Redis away", deals=2))
     with live_server(db, tmp_path, workers=1, env=env, app=ASGI) as server:
         watcher = Phone(browser, server.url)

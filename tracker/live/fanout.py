@@ -11,7 +11,7 @@ worker, never one per phone.
   datagram socket in LIVE_DIR (var/live/, mode 0700); a change is one datagram
   to each socket there. Every gunicorn worker and server on this machine that
   shares the folder hears it, at once and with no polling.
-- `Redis` (CACHE_URL or REDIS_URL set): one pub/sub channel. Pub/sub drops what
+- `Redis` (REDIS_URL set): one pub/sub channel. Pub/sub drops what
   it sends while a subscriber is away, so after every (re)subscription the hub
   reads again the revisions of what it holds (`hub.resync`). Redis down fails
   no save: a publish that cannot reach it is skipped (the hubs read the

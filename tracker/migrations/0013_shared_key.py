@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tracker', '0011_latecomers_are_members'),
+        ('tracker', '0012_last_change_as_data'),
     ]
 
     operations = [

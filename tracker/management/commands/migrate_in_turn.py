@@ -1,19 +1,20 @@
-"""Django's migrate, one at a time per database.
+"""`manage.py migrate_in_turn`: Django's migrate, one at a time per database.
 
 `make run` migrates before it serves, so several servers started at once on a
 fresh database would each apply the same migrations (and all but one fail on
 a table that exists). Here each takes a lock first: PostgreSQL's advisory
 lock, or a file lock beside a SQLite database. The first migrates; the others
-wait, then find nothing left to do (`make migrate` alone does the same). An
-app's command of the same name is Django's documented way to change one.
+wait, then find nothing left to do. Django's own migrate runs inside the
+lock, as it is, with its checks (a SECRET_KEY not the database's is refused:
+tracker/shared_key.py).
 """
 
 import contextlib
 import fcntl
 import os
 
-from django.core.management.commands import migrate
-from django.db import connections
+from django.core.management import BaseCommand, call_command
+from django.db import DEFAULT_DB_ALIAS, connections
 
 LOCK = 0x72756D6D79  # any number of our own: "rummy"
 
@@ -42,7 +43,21 @@ def migrating_alone(connection):
         os.close(lock)
 
 
-class Command(migrate.Command):
+class Command(BaseCommand):
+    help = "Migrate the database, one server at a time (make run and make migrate)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--database", default=DEFAULT_DB_ALIAS)
+
     def handle(self, *args, **options):
-        with migrating_alone(connections[options["database"]]):
-            return super().handle(*args, **options)
+        database = options["database"]
+        with migrating_alone(connections[database]):
+            call_command(
+                "migrate",
+                database=database,
+                interactive=False,
+                skip_checks=False,
+                verbosity=options["verbosity"],
+                stdout=self.stdout,
+                stderr=self.stderr,
+            )
