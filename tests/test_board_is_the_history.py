@@ -143,3 +143,33 @@ def scores(html):
             r'<th scope="row">(Asha|Ravi|Meena)\b.*?<td class="num">(\d+)</td>', board, re.S
         )
     }
+
+
+def table_page_version(client, table):
+    page = client.get(table.get_view_url()).content.decode()
+    return int(re.search(r'<div id="table"[^>]* data-revision="(\d+)"', page)[1])
+
+
+@pytest.mark.django_db
+def test_a_table_pages_version_never_comes_back_to_one_a_page_has_shown():
+    """A table page asleep (a phone locked, a TV off) asks its stream for the
+    version when it wakes, and fetches the page only if it differs. A game
+    removed, then deals saved in another game, must never bring the version
+    back to the one it showed before the removal: the table's figures changed."""
+    from tracker.models import Table
+
+    table = Table.start("Sunday", NAMES)
+    kept = Game.create("points", {}, NAMES, table=table)
+    stray = Game.create(
+        "points", {}, NAMES, history=[deal("Asha", Ravi=2, Meena=2)] * 3, table=table
+    )
+    client = Client()
+    shown = [table_page_version(client, table)]
+    stray.refresh_from_db()
+    stray.remove(stray.revision)
+    shown.append(table_page_version(client, table))
+    for _ in range(6):
+        kept.refresh_from_db()
+        assert post_deal(client, kept, "Ravi", Asha=2, Meena=3).status_code == 302
+        shown.append(table_page_version(client, table))
+    assert shown == sorted(set(shown)), shown  # each one new, growing

@@ -33,7 +33,7 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")  # whole: re.fullmatch, never a trai
 FILE = re.compile(r"(tables|games)/[0-9]+\.json")
 CREATED_FROM = re.compile(r"[0-9a-f]{64}|")  # a keyed hash of an address, or none
 ENTRY_KEYS = {
-    "tables": {"file", "name", "edit_token", "view_token", "created_at", "updated_at"},
+    "tables": {"file", "name", "edit_token", "view_token", "created_at", "updated_at", "revision"},
     "games": {"file", "name", "edit_token", "view_token", "table", "created_from"}
     | {"created_at", "updated_at", "revision"},
 }
@@ -63,6 +63,7 @@ def write(folder):
                 "name": table.name,
                 "edit_token": table.edit_token,
                 "view_token": table.view_token,
+                "revision": table.revision,
                 **_dates(table),
             }
         )
@@ -182,6 +183,13 @@ def _kept(entry, where):
         if when is None or when.tzinfo is None:
             raise BackupError(f"{where}: {key} is not a date and time with its time zone")
         out[key] = when
+    # The revision it was at (a backup made before it was written has none):
+    # restored past it, so no phone's page or form made before the backup is
+    # ever taken for the restored one.
+    revision = entry.get("revision", 0)
+    if type(revision) is not int or not 0 <= revision < 2**31 - 2:
+        raise BackupError(f"{where}: revision is not a whole number")
+    out["revision"] = revision
     return out
 
 
@@ -194,13 +202,7 @@ def _game_extras(entry, name, tables_checked):
     created_from = entry.get("created_from", "")
     if not isinstance(created_from, str) or not CREATED_FROM.fullmatch(created_from):
         raise BackupError(f"index.json: {name}: created_from is not a keyed hash of an address")
-    # The revision the game was at (a backup made before it was written has
-    # none): restored past it, so no phone's page or form made before the
-    # backup is ever taken for the restored history.
-    revision = entry.get("revision", 0)
-    if type(revision) is not int or not 0 <= revision < 2**31 - 2:
-        raise BackupError(f"index.json: {name}: revision is not a whole number")
-    return {"table": table, "created_from": created_from, "revision": revision}
+    return {"table": table, "created_from": created_from}
 
 
 def _dated(model, row, kept):
@@ -233,7 +235,10 @@ def restore(folder):
         except (MemberError, rules.RuleError) as error:
             raise BackupError(f"{name}: {getattr(error, 'message', error)}") from None
         table = Table.objects.create(
-            name=title, edit_token=kept["edit_token"], view_token=kept["view_token"]
+            name=title,
+            edit_token=kept["edit_token"],
+            view_token=kept["view_token"],
+            revision=kept["revision"] + 1,
         )
         Member.objects.bulk_create(
             Member(table=table, name=n, order=i) for i, n in enumerate(members, start=1)

@@ -445,12 +445,25 @@ class Game(Linked):
         leaves its table's list and stats, and can be put back for KEEP_REMOVED.
         The games removed longer ago than that are deleted now."""
         game = self.locked_at(made_against)
-        Game.objects.gone().delete()
+        self.forget_gone_games()
         self.removed_at = timezone.now()
         self.save(update_fields=["removed_at"])
         self._bump(game, {"change": "removed"})
         if self.table_id is not None:
             self.table.locked().bump()
+
+    @staticmethod
+    def forget_gone_games():
+        """Delete the games removed longer ago than KEEP_REMOVED. Each one's
+        revision moves to its table's, so the table's version (its revision and
+        its games': tracker/live/) never goes back to a number a page has shown."""
+        gone = Game.objects.gone()
+        moved = gone.exclude(table=None).values("table").annotate(revisions=models.Sum("revision"))
+        for row in moved:
+            Table.objects.filter(pk=row["table"]).update(
+                revision=models.F("revision") + row["revisions"] + 1
+            )
+        gone.delete()
 
     @transaction.atomic
     def put_back(self):

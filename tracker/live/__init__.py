@@ -12,13 +12,15 @@ side of it:
 - `find` checks a stream's link, `read_versions` reads revisions again (for
   the hubs, tracker/live/hub.py); both run on Django's threads.
 
-A table's version is its revision plus its games' revisions: it moves with
-every change to the table and with every deal of its games, so a table page
-hears of both.
+A table's version is its revision plus its games' revisions (removed games
+too): it moves with every change to the table and with every deal of its
+games, so a table page hears of both, and it only ever grows (a removed game's
+revision stays counted; the games deleted for good leave theirs to the table's
+own revision: `Game.remove`).
 """
 
 from django.db import close_old_connections, transaction
-from django.db.models import F, Q, Sum
+from django.db.models import F, Sum
 from django.db.models.functions import Coalesce
 from django.db.models.signals import post_delete, post_save
 
@@ -59,18 +61,11 @@ def table_moved(table_id):
     _publish_on_commit(("t", table_id), lambda: table_versions([table_id]).get(table_id))
 
 
-def table_version(revision, game_revisions):
-    """A table's version from its revision and its games' (as a page has them)."""
-    return revision + sum(game_revisions)
-
-
 def table_versions(pks):
-    """{pk: version} of these tables: each one's revision and its kept games' (a
-    removed game counts in no page of its table; its removal moves the table)."""
-    kept = Sum("games__revision", filter=Q(games__removed_at__isnull=True))
+    """{pk: version} of these tables: each one's revision and its games'."""
     found = (
         Table.objects.filter(pk__in=pks)
-        .annotate(version=F("revision") + Coalesce(kept, 0))
+        .annotate(version=F("revision") + Coalesce(Sum("games__revision"), 0))
         .values_list("pk", "version")
     )
     return dict(found)

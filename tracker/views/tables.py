@@ -151,7 +151,7 @@ def _page_context(request, table, can_edit, **extra):
         "stats": stats.table_stats(members, found),
         "removed": list(table.games.removed().order_by("-removed_at")),
         # What the page's stream compares its events with (tracker/live/).
-        "live_version": live.table_version(table.revision, [g.revision for g in games]),
+        "live_version": live.table_versions([table.pk])[table.pk],
         "stream_url": (table.get_absolute_url() if can_edit else table.get_view_url()) + "stream",
         "money_rules": stats.money_rules(found),
         # A table that plays for fun shows no money (nor a settle-up of nothing).
