@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from . import allowance, i18n, rules
 from .allowance import Allowance  # noqa: F401 (a model of this app, kept beside its logic)
 from .documents import game_csv, game_json
+from .rules.table import N_
 
 
 def new_token():
@@ -318,6 +319,8 @@ class Game(Linked):
         """
         if not kept:
             allowance.charge(created_from)
+            if table is not None:
+                table.check_room(games=1, events=len(game_doc["history"]))
         names = game_doc["players"]
         game = cls.objects.create(
             **kept,
@@ -360,6 +363,8 @@ class Game(Linked):
         else:  # the revision is the one read: the history is the one `state` replayed
             ids = self.event_ids
         game_json.check_room(state, settings.EVENTS_PER_GAME)
+        if game.table_id is not None:
+            game.table.check_room(events=1)
         if event["type"] == "join" and game.table_id is not None:
             game.seat_as_member(" ".join(str(event.get("player", "")).split()))
         rules.apply(state, event)  # refuses before it changes anything
@@ -726,6 +731,18 @@ class Table(Linked):
             raise StaleTable(table)
         return table
 
+    def check_room(self, games=0, events=0):
+        """Refuse `games` more games or `events` more events past the table's
+        limits (GAMES_PER_TABLE, EVENTS_PER_TABLE): they bound what one read of
+        the table costs. Removed games count until they are deleted."""
+        held = Event.objects.filter(game__table=self).count() if events else 0
+        if games and self.games.count() + games > settings.GAMES_PER_TABLE:
+            raise rules.RuleError(TABLE_FULL_GAMES, params={"n": settings.GAMES_PER_TABLE})
+        if events and held + events > settings.EVENTS_PER_TABLE:
+            raise rules.RuleError(
+                TABLE_FULL_EVENTS, params={"n": settings.EVENTS_PER_TABLE}, field="history"
+            )
+
     def bump(self):
         """Count a change to the table (in the transaction that makes it)."""
         self.revision = models.F("revision") + 1
@@ -805,6 +822,12 @@ class Table(Linked):
                 raise MemberError(
                     _("%(name)s is not a member of this table") % {"name": name}, "seats"
                 )
+
+
+TABLE_FULL_GAMES = N_("a table keeps at most %(n)s games: start a new table for more")
+TABLE_FULL_EVENTS = N_(
+    "a table keeps at most %(n)s events across its games: start a new table for more"
+)
 
 
 class StaleTable(Exception):

@@ -144,5 +144,9 @@ def loads(text):
         ) from None
 
 
-def dumps(doc):
+def dumps(doc, compact=False):
+    """The document as text: indented, or `compact` (one line, no spaces), which
+    Python's C encoder writes several times faster (a large table document)."""
+    if compact:
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
