@@ -715,7 +715,7 @@ def test_a_stale_split_shows_the_split_again_with_the_shares_typed():
     split = {
         "type": "split",
         "method": "custom",
-        "shares": {"Asha": "80", "Meena": "70", "Kiran": "50"},
+        "shares": {"Asha": "80.00", "Meena": "70.00", "Kiran": "50.00"},  # as money is written
     }
     assert stored(game) == (4, [*after[1], split])
 
