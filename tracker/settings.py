@@ -295,6 +295,9 @@ TABLE_FILE_MAX_BYTES = env_int("TABLE_FILE_MAX_BYTES", 10_000_000)
 # bound what a view link can cost (bench: the largest table, < 1 s of CPU).
 GAMES_PER_TABLE = env_int("GAMES_PER_TABLE", 300)
 EVENTS_PER_TABLE = env_int("EVENTS_PER_TABLE", 10_000)
+# The largest index.json `manage.py restore` reads (its games' and tables' files
+# are held to the two limits above).
+BACKUP_INDEX_MAX_BYTES = env_int("BACKUP_INDEX_MAX_BYTES", 50_000_000)
 # A request body larger than the largest upload and its form is refused (413)
 # from its Content-Length, before anything reads it.
 REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", TABLE_FILE_MAX_BYTES + 1_000_000)
