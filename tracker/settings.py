@@ -298,6 +298,10 @@ EVENTS_PER_TABLE = env_int("EVENTS_PER_TABLE", 10_000)
 # The largest index.json `manage.py restore` reads (its games' and tables' files
 # are held to the two limits above).
 BACKUP_INDEX_MAX_BYTES = env_int("BACKUP_INDEX_MAX_BYTES", 50_000_000)
+# The admin (tracker/admin.py): mounted at /admin/ only when enabled; its login
+# attempts per address per hour, counted as the allowance counts games.
+ADMIN_ENABLED = env_bool("ADMIN_ENABLED", False)
+ADMIN_LOGINS_PER_HOUR = env_int("ADMIN_LOGINS_PER_HOUR", 10)
 # A request body larger than the largest upload and its form is refused (413)
 # from its Content-Length, before anything reads it.
 REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", TABLE_FILE_MAX_BYTES + 1_000_000)
