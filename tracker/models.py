@@ -735,9 +735,9 @@ class Table(Linked):
         """Refuse `games` more games or `events` more events past the table's
         limits (GAMES_PER_TABLE, EVENTS_PER_TABLE): they bound what one read of
         the table costs. Removed games count until they are deleted."""
-        held = Event.objects.filter(game__table=self).count() if events else 0
         if games and self.games.count() + games > settings.GAMES_PER_TABLE:
             raise rules.RuleError(TABLE_FULL_GAMES, params={"n": settings.GAMES_PER_TABLE})
+        held = Event.objects.filter(game__table=self).count() if events else 0
         if events and held + events > settings.EVENTS_PER_TABLE:
             raise rules.RuleError(
                 TABLE_FULL_EVENTS, params={"n": settings.EVENTS_PER_TABLE}, field="history"
