@@ -5,10 +5,9 @@
 
 `make bench` calls `measure` beside its other in-process figures. With
 Django's test client and the production settings it times the table page
-(edit link) when each game's summary is in the cache (a phone opening the
-table again), after a deal saved in one game (that game replayed again), with
-nothing kept (every game replayed), and the money chart: the median CPU
-time of this process, as bench/inprocess.py's figures.
+(edit link) opened again, after a deal saved in one game, after the cache is
+cleared (each replays every game: nothing is kept), and the money chart: the
+median CPU time of this process, as bench/inprocess.py's figures.
 """
 
 from __future__ import annotations

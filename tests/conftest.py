@@ -1,8 +1,10 @@
+import importlib
 import json
 import os
 from pathlib import Path
 
 import pytest
+from django.urls import clear_url_caches
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 from hypothesis.database import DirectoryBasedExampleDatabase
@@ -104,6 +106,25 @@ def _default_language_after():
     starts in the default language again."""
     yield
     translation.deactivate()
+
+
+@pytest.fixture
+def admin_on(settings):
+    """The admin mounted (ADMIN_ENABLED, off by default), 3 login attempts an hour
+    an address; the URLs are read again, as a server started with it reads them."""
+    settings.ADMIN_ENABLED = True
+    settings.ADMIN_LOGINS_PER_HOUR = 3
+    _read_urls_again()
+    yield settings
+    settings.ADMIN_ENABLED = False
+    _read_urls_again()
+
+
+def _read_urls_again():
+    import tracker.urls
+
+    importlib.reload(tracker.urls)
+    clear_url_caches()
 
 
 def example_paths():

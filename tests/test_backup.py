@@ -1,11 +1,13 @@
 """backup then restore on an empty database: the same links and the same figures."""
 
+import contextlib
 import io
 import json
 import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -322,3 +324,40 @@ def test_a_restore_after_an_undo_shows_every_phone_the_deal_saved_after_it(tmp_p
             )
         }
         assert standings == {"Asha": 10, "Ravi": 25, "Meena": 71}
+
+
+# ---------------------------------------------------------------- files it reads (issue 37, item 3)
+
+
+def test_restore_refuses_a_file_that_is_not_a_regular_file_without_waiting(tmp_path):
+    index = damaged_index(tmp_path, lambda i: None)
+    name = index["games"][0]["file"]
+    fifo = tmp_path / name
+    fifo.unlink()
+    os.mkfifo(fifo)
+
+    def unblock():  # before the fix, restore waited on the FIFO for a writer: let it go
+        with contextlib.suppress(OSError):  # nobody was reading it
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+    guard = threading.Timer(10, unblock)
+    guard.start()
+    try:
+        assert refused(tmp_path) == f"{name}: not a regular file: a backup holds plain files only"
+    finally:
+        guard.cancel()
+
+
+def test_restore_refuses_a_file_past_its_size_before_reading_it(tmp_path, settings):
+    index = damaged_index(tmp_path, lambda i: None)
+    for part, limit in (("games", "GAME_FILE_MAX_BYTES"), ("tables", "TABLE_FILE_MAX_BYTES")):
+        sizes = {e["file"]: (tmp_path / e["file"]).stat().st_size for e in index[part]}
+        largest = max(sizes.values())
+        first = next(name for name, size in sizes.items() if size == largest)
+        setattr(settings, limit, largest - 1)
+        words = f"{first}: {largest} bytes: a backup's file holds at most {largest - 1}"
+        assert refused(tmp_path) == words
+        setattr(settings, limit, largest)
+    size = (tmp_path / "index.json").stat().st_size
+    settings.BACKUP_INDEX_MAX_BYTES = 1000
+    assert refused(tmp_path) == f"index.json: {size} bytes: a backup's file holds at most 1000"

@@ -463,7 +463,7 @@ CHARSETS = {
 }
 
 
-def test_every_post_endpoint_is_in_the_charset_test():
+def test_every_post_endpoint_is_in_the_charset_test(admin_on):
     """Each URL of the app that does not answer a post with 405 is in post_endpoints."""
     from django.urls import Resolver404, URLPattern, get_resolver, resolve
 
@@ -492,7 +492,7 @@ def test_every_post_endpoint_is_in_the_charset_test():
 
 @pytest.mark.parametrize("csrf", [True, False], ids=["csrf-checked", "csrf-exempt-client"])
 @pytest.mark.parametrize("charset", list(CHARSETS))
-def test_case_4_a_body_in_another_charset_is_a_400_on_every_post_endpoint(charset, csrf):
+def test_case_4_a_body_in_another_charset_is_a_400_on_every_post_endpoint(charset, csrf, admin_on):
     game = pool_game()
     client = Client(enforce_csrf_checks=csrf)
     token = "a" * 32
@@ -533,7 +533,7 @@ def tables_stored():
     ],
     ids=["too-many-fields", "too-big", "no-boundary"],
 )
-def test_other_bodies_that_cannot_be_read_are_a_400(content_type, body):
+def test_other_bodies_that_cannot_be_read_are_a_400(content_type, body, admin_on):
     game = pool_game()
     client = Client(enforce_csrf_checks=True)
     client.cookies["csrftoken"] = "a" * 32
@@ -713,7 +713,7 @@ def test_a_stale_split_shows_the_split_again_with_the_shares_typed():
     split = {
         "type": "split",
         "method": "custom",
-        "shares": {"Asha": "80", "Meena": "70", "Kiran": "50"},
+        "shares": {"Asha": "80.00", "Meena": "70.00", "Kiran": "50.00"},  # as money is written
     }
     assert stored(game) == (4, [*after[1], split])
 

@@ -60,7 +60,7 @@ def test_no_module_of_the_tracker_imports_one_that_imports_it_back():
 
 
 @pytest.mark.django_db
-def test_the_admin_login_page_answers(client):
+def test_the_admin_login_page_answers(client, admin_on):
     response = client.get("/admin/login/")
     assert response.status_code == 200
     assert 'name="username"' in response.content.decode()

@@ -148,7 +148,8 @@ def test_custom_split_refusals_sit_beside_each_share(client):
     assert (
         f'id="err-share-{seat(game, "Asha")}" role="alert">Asha: Share must not be negative' in page
     )
-    assert f'id="err-share-{seat(game, "Ravi")}" role="alert">Ravi: Share must be an amount' in page
+    words = "Share must be a plain amount such as 0.25, digits 0-9"
+    assert f'id="err-share-{seat(game, "Ravi")}" role="alert">Ravi: {words}' in page
     assert game.events.count() == 1
 
 

@@ -438,7 +438,7 @@ def test_money_out_of_all_proportion_is_refused(table, words):
 
 
 def test_a_custom_share_out_of_all_proportion_is_refused():
-    history = [{"type": "split", "method": "custom", "shares": {"A": "1e30", "B": "0"}}]
+    history = [{"type": "split", "method": "custom", "shares": {"A": "1" + "0" * 30, "B": "0"}}]
     with pytest.raises(RuleError, match="share must be at most 1000000"):
         pool(history, players=("A", "B"), entry_fee="10")
 

@@ -255,7 +255,7 @@ def test_one_row_per_deal_and_a_column_per_player():
         ["deal", "2", "Ravi", "Ravi", "out: Kiran", "10", "", "30", "80", "10", "34", "50", "120"],
         ["rejoin", "", "", "", "Kiran", "", "", "", "", "10", "34", "50", "51"],
         ["deal", "3", "Meena", "Meena", "out: Ravi", "5", "80", "", "2", "15", "114", "50", "53"],
-        ["split", "", "", "", "custom", "100", "", "100.50", "49.50", "15", "114", "50", "53"],
+        ["split", "", "", "", "custom", "100.00", "", "100.50", "49.50", "15", "114", "50", "53"],
     ]  # fmt: skip
     deal_rows = [row for row in rows[20:] if row[0] == "deal"]
     assert len(deal_rows) == 3

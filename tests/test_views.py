@@ -343,7 +343,7 @@ def test_custom_split_refusal_keeps_the_typed_amounts(client):
     assert game.events.count() == 0
     data.update(s2="5")
     assert client.post(f"/g/{game.edit_token}/split/", data).status_code == 302
-    assert {k: str(v) for k, v in game.state().split.items()} == {"A": "15", "B": "5"}
+    assert {k: str(v) for k, v in game.state().split.items()} == {"A": "15.00", "B": "5.00"}
 
 
 def test_pool_played_to_a_winner_removes_the_deal_form(client):

@@ -6,8 +6,9 @@ is the one the trusted proxy appended to X-Forwarded-For, counted back
 `TRUSTED_PROXIES` hops from the right: whatever the client wrote itself
 stands to the left of it and is never read.
 
-The allowance is a bucket of GAMES_PER_HOUR games (and as many tables) that
-fills again at that rate: up to GAMES_PER_HOUR at once, then one more every
+The allowance is a bucket of GAMES_PER_HOUR games (and as many tables; and,
+apart, ADMIN_LOGINS_PER_HOUR attempts at the admin's login) that fills again
+at that rate: up to GAMES_PER_HOUR at once, then one more every
 3600 / GAMES_PER_HOUR seconds. It is kept in the database, so it holds across
 workers and servers, as one row per client and kind holding the time the
 bucket is full again (`full_at`): making n games moves that time on by n
@@ -30,7 +31,7 @@ from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone
 
-KINDS = ("games", "tables")
+KINDS = ("games", "tables", "logins")  # logins: attempts at the admin's (ADMIN_LOGINS_PER_HOUR)
 
 
 class Spent(Exception):
@@ -67,9 +68,14 @@ def client_key(request):
     return hmac.new(settings.SECRET_KEY.encode(), address, "sha256").hexdigest()
 
 
-def _step():
-    """How long the bucket takes to fill again by one game (or table)."""
-    return timedelta(hours=1) / settings.GAMES_PER_HOUR
+def _per_hour(kind):
+    """The bucket's size, and how many it fills again by in an hour."""
+    return settings.ADMIN_LOGINS_PER_HOUR if kind == "logins" else settings.GAMES_PER_HOUR
+
+
+def _step(kind="games"):
+    """How long the bucket takes to fill again by one game (or table, or login)."""
+    return timedelta(hours=1) / _per_hour(kind)
 
 
 def _row(client, kind):
@@ -85,12 +91,12 @@ def _row(client, kind):
 def has_room(client, count=1, kind="games"):
     """Whether `count` more would be allowed now (no lock: for refusing early,
     before a file is read or replayed; `charge` decides)."""
-    if settings.GAMES_PER_HOUR < 1:
+    if _per_hour(kind) < 1:
         return False
     found = Allowance.objects.filter(client=client, kind=kind).first()
     now = timezone.now()
     ahead = max(found.full_at, now) - now if found else timedelta(0)
-    return ahead + _step() * count <= _step() * settings.GAMES_PER_HOUR
+    return ahead + _step(kind) * count <= _step(kind) * _per_hour(kind)
 
 
 def charge(client, count=1, kind="games"):
@@ -102,11 +108,11 @@ def charge(client, count=1, kind="games"):
         return
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("charge() belongs inside the transaction that makes the games")
-    if settings.GAMES_PER_HOUR < 1:
+    if _per_hour(kind) < 1:
         raise Spent
     row, now = _row(client, kind)
-    full_at = max(row.full_at, now) + _step() * count
-    if full_at - now > _step() * settings.GAMES_PER_HOUR:
+    full_at = max(row.full_at, now) + _step(kind) * count
+    if full_at - now > _step(kind) * _per_hour(kind):
         raise Spent
     row.full_at = full_at
     row.save(update_fields=["full_at"])
@@ -115,10 +121,17 @@ def charge(client, count=1, kind="games"):
 def charge_refused(client, count=1, kind="games"):
     """Charge a refused upload as the games it held (at most the whole allowance),
     so sending bad files over and over costs what making games would."""
-    if not client or settings.GAMES_PER_HOUR < 1:
+    if not client or _per_hour(kind) < 1:
         return
     with transaction.atomic():
         row, now = _row(client, kind)
-        full_at = max(row.full_at, now) + _step() * max(count, 1)
-        row.full_at = min(full_at, now + _step() * settings.GAMES_PER_HOUR)
+        full_at = max(row.full_at, now) + _step(kind) * max(count, 1)
+        row.full_at = min(full_at, now + _step(kind) * _per_hour(kind))
         row.save(update_fields=["full_at"])
+
+
+def take_one(client, kind):
+    """Charge one attempt of `kind` (an admin login) now, in a transaction of its
+    own, or raise Spent, charging nothing, when the client's bucket is empty."""
+    with transaction.atomic():
+        charge(client, 1, kind)

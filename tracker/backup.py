@@ -10,16 +10,19 @@ every game through the rules engine and brings back the same links.
 The tokens are the links, so a backup is private: the folder and its
 subfolders are made 0700 and every file 0600, in a folder that is new or
 empty (no stale file of an older backup is left beside them). `restore`
-checks every entry of `index.json` before it restores anything, and reads
-no file through a symbolic link.
+checks every entry of `index.json`, and that every file it names is a
+regular file no larger than its limit, before it restores anything; it reads
+no file through a symbolic link, nor past its limit.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.utils.dateparse import parse_datetime
@@ -55,7 +58,8 @@ def write(folder):
     table_files = {}
     for table in Table.objects.order_by("pk"):
         name = f"tables/{table.pk}.json"
-        _write_private(folder / name, game_json.dumps(tables.export(table)))
+        # Compact: the largest table's document is well within TABLE_FILE_MAX_BYTES.
+        _write_private(folder / name, game_json.dumps(tables.export(table), compact=True))
         table_files[table.pk] = name
         index["tables"].append(
             {
@@ -109,22 +113,65 @@ def _write_private(path, text):
         out.write(text)
 
 
-def _read(folder, name):
-    """The text of a file of the backup; a symbolic link (to the file or its folder) is refused."""
+def _most_bytes(name):
+    """The largest a file of the backup may be: a game's or a table's as an
+    upload takes it (GAME_FILE_MAX_BYTES, TABLE_FILE_MAX_BYTES), the index's
+    BACKUP_INDEX_MAX_BYTES."""
+    if name.startswith("games/"):
+        return settings.GAME_FILE_MAX_BYTES
+    if name.startswith("tables/"):
+        return settings.TABLE_FILE_MAX_BYTES
+    return settings.BACKUP_INDEX_MAX_BYTES
+
+
+def _open(folder, name):
+    """An open descriptor of a file of the backup, and the most bytes it may hold.
+
+    Refused: a symbolic link (to the file or its folder), anything but a regular
+    file (a FIFO, opened without waiting for a writer, or a device), a file
+    larger than its limit."""
     path = folder / name
     for step in (path.parent, path):
         if step != folder and step.is_symlink():
             raise BackupError(f"{name}: a symbolic link: a backup holds its files themselves")
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-        with open(fd, encoding="utf-8") as handle:
-            text = handle.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as error:
+        raise BackupError(f"cannot read {name}: {error}") from None
+    found, most = os.fstat(fd), _most_bytes(name)
+    refused = None
+    if not stat.S_ISREG(found.st_mode):
+        refused = f"{name}: not a regular file: a backup holds plain files only"
+    elif found.st_size > most:
+        refused = f"{name}: {found.st_size} bytes: a backup's file holds at most {most}"
+    if refused:
+        os.close(fd)
+        raise BackupError(refused)
+    return fd, most
+
+
+def _read(folder, name):
+    """The document in a file of the backup, read no further than its limit."""
+    fd, most = _open(folder, name)
+    try:
+        with open(fd, "rb") as handle:
+            data = handle.read(most + 1)  # a file that grew since it was looked at stops here
+        if len(data) > most:
+            raise BackupError(f"{name}: more than {most} bytes: a backup's file holds at most that")
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise BackupError(f"cannot read {name}: {error}") from None
     try:
         return game_json.loads(text)
     except rules.RuleError as error:
         raise BackupError(f"{name}: {error}") from None
+
+
+def _check_files(folder, entries):
+    """Every file the index names is a regular file within its limit, looked at
+    before anything is restored (each is read again, within its limit, when restored)."""
+    for kept in entries:
+        os.close(_open(folder, kept["file"])[0])
 
 
 def _checked_index(index):
@@ -223,6 +270,7 @@ def restore(folder):
         raise BackupError(
             f"restore needs an empty database: it has {have_games} games and {have_tables} tables"
         )
+    _check_files(folder, [*table_entries, *game_entries])
     restored = {}
     for kept in table_entries:
         name = kept["file"]

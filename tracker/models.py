@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from . import allowance, i18n, rules
 from .allowance import Allowance  # noqa: F401 (a model of this app, kept beside its logic)
 from .documents import game_csv, game_json
+from .rules.table import N_
 from .shared_key import SharedKey  # noqa: F401 (a model of this app, kept beside its check)
 
 
@@ -300,6 +301,8 @@ class Game(Linked):
         """
         if not kept:
             allowance.charge(created_from)
+            if table is not None:
+                table.check_room(games=1, events=len(game_doc["history"]))
         names = game_doc["players"]
         revision = len(game_doc["history"])
         if "revision" in kept:  # restored past the backup's: never given to two histories
@@ -339,6 +342,8 @@ class Game(Linked):
         game = self.locked_at(made_against)
         state = game.replay()
         game_json.check_room(state, settings.EVENTS_PER_GAME)
+        if game.table_id is not None:
+            game.table.check_room(events=1)
         if event["type"] == "join" and game.table_id is not None:
             game.seat_as_member(" ".join(str(event.get("player", "")).split()))
         rules.apply(state, event)  # refuses before it changes anything
@@ -684,6 +689,18 @@ class Table(Linked):
             raise StaleTable(table)
         return table
 
+    def check_room(self, games=0, events=0):
+        """Refuse `games` more games or `events` more events past the table's
+        limits (GAMES_PER_TABLE, EVENTS_PER_TABLE): they bound what one read of
+        the table costs. Removed games count until they are deleted."""
+        if games and self.games.count() + games > settings.GAMES_PER_TABLE:
+            raise rules.RuleError(TABLE_FULL_GAMES, params={"n": settings.GAMES_PER_TABLE})
+        held = Event.objects.filter(game__table=self).count() if events else 0
+        if events and held + events > settings.EVENTS_PER_TABLE:
+            raise rules.RuleError(
+                TABLE_FULL_EVENTS, params={"n": settings.EVENTS_PER_TABLE}, field="history"
+            )
+
     def bump(self):
         """Count a change to the table (in the transaction that makes it)."""
         self.revision = models.F("revision") + 1
@@ -763,6 +780,12 @@ class Table(Linked):
                 raise MemberError(
                     _("%(name)s is not a member of this table") % {"name": name}, "seats"
                 )
+
+
+TABLE_FULL_GAMES = N_("a table keeps at most %(n)s games: start a new table for more")
+TABLE_FULL_EVENTS = N_(
+    "a table keeps at most %(n)s events across its games: start a new table for more"
+)
 
 
 class StaleTable(Exception):

@@ -243,6 +243,18 @@ EVENTS_PER_GAME = env_int("EVENTS_PER_GAME", 2000)
 GAMES_PER_TABLE_FILE = env_int("GAMES_PER_TABLE_FILE", 1000)
 GAME_FILE_MAX_BYTES = env_int("GAME_FILE_MAX_BYTES", 2_000_000)
 TABLE_FILE_MAX_BYTES = env_int("TABLE_FILE_MAX_BYTES", 10_000_000)
+# What one table may hold, its removed games too: every read of the table
+# (its page, stats, charts and document) replays all of its games, so these
+# bound what a view link can cost (bench: the largest table, < 1 s of CPU).
+GAMES_PER_TABLE = env_int("GAMES_PER_TABLE", 300)
+EVENTS_PER_TABLE = env_int("EVENTS_PER_TABLE", 10_000)
+# The largest index.json `manage.py restore` reads (its games' and tables' files
+# are held to the two limits above).
+BACKUP_INDEX_MAX_BYTES = env_int("BACKUP_INDEX_MAX_BYTES", 50_000_000)
+# The admin (tracker/admin.py): mounted at /admin/ only when enabled; its login
+# attempts per address per hour, counted as the allowance counts games.
+ADMIN_ENABLED = env_bool("ADMIN_ENABLED", False)
+ADMIN_LOGINS_PER_HOUR = env_int("ADMIN_LOGINS_PER_HOUR", 10)
 # A request body larger than the largest upload and its form is refused (413)
 # from its Content-Length, before anything reads it.
 REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", TABLE_FILE_MAX_BYTES + 1_000_000)

@@ -1,9 +1,9 @@
 """A table's games read for its page, its stats and its document (shared/docs/tables.md).
 
 Every figure comes from replaying the games through the rules engine
-(`Game.as_document`); the replay of a game is kept per revision of its
-history (`summaries`), so a table page with 200 games replays only the
-games that changed since it was last shown. Nothing here is stored.
+(`Game.as_document`), on every read: nothing here is stored or kept. What a
+read costs is bounded by what a table may hold (GAMES_PER_TABLE,
+EVENTS_PER_TABLE, checked by `Table.check_room` as games and events are added).
 """
 
 from __future__ import annotations
@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import prefetch_related_objects
 from django.utils.translation import ngettext
 
-from . import rules
+from . import i18n, rules
 from .documents import game_csv, game_json, stats
-from .models import Game, MemberError, Table
+from .models import TABLE_FULL_EVENTS, TABLE_FULL_GAMES, Game, MemberError, Table
 
 SCHEMA = "rummy-tracker.table/1"
 TABLE_KEYS = ("schema", "name", "members", "games", "stats")
@@ -34,25 +33,11 @@ class TableError(ValueError):
 
 
 def summaries(games):
-    """Each game's `stats.game_summary`, replayed once per revision of its history.
-
-    Keyed by the game's own link key, revision and time of its last change:
-    the revision changes with every change to the history, so a kept summary
-    is right until then. One
-    cache read for all games; the games not kept are read (seats and events
-    in two queries, however many) and replayed.
-    """
-    keys = {
-        g.pk: f"game-summary-2:{g.edit_key}:{g.revision}:{g.updated_at.timestamp()}" for g in games
-    }
-    found = cache.get_many(list(keys.values()))
-    missed = [g for g in games if keys[g.pk] not in found]
-    if missed:
-        prefetch_related_objects(missed, "players", "events")
-        fresh = {keys[g.pk]: stats.game_summary(g.as_document()) for g in missed}
-        cache.set_many(fresh)
-        found.update(fresh)
-    return [found[keys[g.pk]] for g in games]
+    """Each game's `stats.game_summary`, every game replayed (seats and events
+    read in two queries, however many games). Nothing is kept: the table's
+    limits (GAMES_PER_TABLE, EVENTS_PER_TABLE) bound what this costs."""
+    prefetch_related_objects(games, "players", "events")
+    return [stats.game_summary(g.as_document()) for g in games]
 
 
 def games_oldest_first(table):
@@ -123,6 +108,7 @@ def read(doc):
             f"the file has {len(games)} games: a table document holds at most "
             f"{settings.GAMES_PER_TABLE_FILE}"
         )
+    check_size(games)
     replayed = []
     for index, game in enumerate(games):
         try:
@@ -130,6 +116,20 @@ def read(doc):
         except rules.RuleError as error:
             raise TableError(f"{_game_label(index, game)}: {error}") from None
     return doc.get("name"), members, replayed
+
+
+def check_size(games):
+    """Refuse a table document holding more games or events than a table keeps,
+    counted before any game is replayed."""
+    if len(games) > settings.GAMES_PER_TABLE:
+        raise TableError(i18n.translate(TABLE_FULL_GAMES, {"n": settings.GAMES_PER_TABLE}))
+    events = sum(
+        len(g["history"])
+        for g in games
+        if isinstance(g, dict) and isinstance(g.get("history"), list)
+    )
+    if events > settings.EVENTS_PER_TABLE:
+        raise TableError(i18n.translate(TABLE_FULL_EVENTS, {"n": settings.EVENTS_PER_TABLE}))
 
 
 @transaction.atomic

@@ -1,4 +1,4 @@
-from django.contrib import admin
+from django.conf import settings
 from django.urls import path, re_path
 from django.views.i18n import set_language
 
@@ -73,7 +73,11 @@ urlpatterns = [
     re_path(r"^manifest-(?P<language>[a-z]{2})\.webmanifest$", offline.manifest, name="manifest"),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("offline/", offline.offline, name="offline"),
-    path("admin/", admin.site.urls),
 ]
+
+if settings.ADMIN_ENABLED:  # off by default: no login page for anyone to try (tracker/admin.py)
+    from .admin import site
+
+    urlpatterns.append(path("admin/", site.urls))
 
 handler404 = "tracker.views.games.not_found"

@@ -130,7 +130,6 @@ import csv
 import io
 import json
 import re
-from decimal import Decimal, InvalidOperation
 
 from ..rules import (
     CARD_RULES,
@@ -142,7 +141,7 @@ from ..rules import (
     money,
     normalize_rules,
 )
-from ..rules.table import N_, Phrase
+from ..rules.table import N_, Phrase, plain_amount
 from . import game_json
 
 SCHEMA = game_json.SCHEMA
@@ -414,11 +413,8 @@ def _result(text, row, column, name):
 
 
 def _amount(text, row, column, name):
-    try:
-        amount = Decimal(text)
-    except InvalidOperation:
-        amount = None
-    if amount is None or not amount.is_finite():
+    """An amount cell (a share, money): a plain amount, as the engine reads one."""
+    if plain_amount(text) is None:
         raise _refuse(
             N_("%(text)s is not an amount such as 120 or 62.50"), row, column, name, text=repr(text)
         )

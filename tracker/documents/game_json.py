@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from .. import rules
+from ..rules.money import money
 from ..rules.table import N_
 
 SCHEMA = "rummy-tracker.game/1"
@@ -109,10 +110,14 @@ def read(doc, max_events=None):
 
 
 def named_as_seated(event, row):
-    """The event with its player named as the engine seated them ("Kiran\tK"
-    joins as "Kiran K"), so the history and the state it replays to name them alike."""
+    """The event as the engine read it, to be stored: its player named as the
+    engine seated them ("Kiran\tK" joins as "Kiran K"), so the history and the
+    state it replays to name them alike; a custom split's shares written as
+    money is ("100" and "100.0" both "100.00"), one form however they were sent."""
     if "player" in event and row.player is not None:
-        return {**event, "player": row.player}
+        event = {**event, "player": row.player}
+    if event.get("type") == "split" and event.get("method") == "custom" and row.shares:
+        event = {**event, "shares": {name: money(share) for name, share in row.shares.items()}}
     return event
 
 
@@ -144,5 +149,9 @@ def loads(text):
         ) from None
 
 
-def dumps(doc):
+def dumps(doc, compact=False):
+    """The document as text: indented, or `compact` (one line, no spaces), which
+    Python's C encoder writes several times faster (a large table document)."""
+    if compact:
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 
 from .base import Preset, RuleInput
 from .money import MAX_MONEY, in_units, money, round_shares
 from .money_format import format_money, plays_for_money
-from .table import N_, RULE_LABELS, Phrase, RuleError, choice, flag, money_rule, whole
+from .table import (
+    N_,
+    RULE_LABELS,
+    Phrase,
+    RuleError,
+    choice,
+    flag,
+    money_rule,
+    plain_amount,
+    whole,
+)
 from .thirteen import CARD_INPUTS, Thirteen
 
 SPLIT_METHODS = ("drops", "equal", "custom")
@@ -377,6 +387,9 @@ class Pool(Thirteen):
         )
 
 
+SHARE_NOT_PLAIN = N_("share must be a plain amount such as 0.25, digits 0-9")
+
+
 def _custom_shares(live, shares, pot, unit):
     if not isinstance(shares, dict):
         raise RuleError(
@@ -396,15 +409,9 @@ def _custom_shares(live, shares, pot, unit):
         where = f"shares.{p.name}"
         if p.name not in shares:
             raise RuleError(N_("share missing"), field=where, player=p.name)
-        raw = shares[p.name]
-        try:
-            if isinstance(raw, bool):
-                raise InvalidOperation
-            amount = Decimal(str(raw).strip())
-            if not amount.is_finite():
-                raise InvalidOperation
-        except InvalidOperation:
-            raise RuleError(N_("share must be an amount"), field=where, player=p.name) from None
+        amount = plain_amount(shares[p.name])  # the entry fee's rule: digits 0-9
+        if amount is None:
+            raise RuleError(SHARE_NOT_PLAIN, field=where, player=p.name)
         if amount < 0:
             raise RuleError(N_("share must not be negative"), field=where, player=p.name)
         if amount > MAX_MONEY:

@@ -151,18 +151,27 @@ AMOUNT = N_("%(label)s must be a plain amount such as 0.25, digits 0-9")
 PLAIN_AMOUNT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 
 
-def money_rule(rules, key, unit):
-    """An amount of money: a plain decimal, not negative, in whole money units."""
-    value = rules[key]
-    label = label_of(key)
-    where = f"rules.{key}"
+def plain_amount(value):
+    """`value` as a Decimal if it is a plain amount (PLAIN_AMOUNT, and no -0),
+    else None. Every amount of money the engine reads goes through it: an entry
+    fee, a point value, a split's share."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float, Decimal)):
-        raise RuleError(N_(AMOUNT), params={"label": label}, field=where)
+        return None
     text = str(value).strip()
     if not PLAIN_AMOUNT.fullmatch(text):
-        raise RuleError(N_(AMOUNT), params={"label": label}, field=where)
+        return None
     amount = Decimal(text)
-    if text.startswith("-") and not amount:  # -0 is no plain amount either
+    if text.startswith("-") and not amount:
+        return None
+    return amount
+
+
+def money_rule(rules, key, unit):
+    """An amount of money: a plain decimal, not negative, in whole money units."""
+    label = label_of(key)
+    where = f"rules.{key}"
+    amount = plain_amount(rules[key])
+    if amount is None:
         raise RuleError(N_(AMOUNT), params={"label": label}, field=where)
     if amount < 0:
         raise RuleError(N_("%(label)s must not be negative"), params={"label": label}, field=where)

@@ -366,7 +366,8 @@ def upload(request, token):
 @require_safe
 def download_table(request, token, can_edit):
     table = get_table_or_404(token, can_edit)
-    body = game_json.dumps(tables.export(table))
+    # Compact: the largest table's document is written in a fraction of the time.
+    body = game_json.dumps(tables.export(table), compact=True)
     return download(table.name or "table", body, "application/json", "json")
 
 
