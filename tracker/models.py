@@ -722,7 +722,7 @@ class Table(Linked):
         order = max((m.order for m in members), default=0) + 1
         member = Member.objects.create(table=table, name=name, order=order)
         self.revision = table.bump()
-        self._prefetched_objects_cache = {}
+        self.refresh_from_db()  # its members read again (a prefetched list is dropped)
         return member
 
     @transaction.atomic
@@ -742,7 +742,7 @@ class Table(Linked):
             raise MemberError(_("A table needs at least %(n)s members") % {"n": MIN_MEMBERS})
         member.delete()
         self.revision = table.bump()
-        self._prefetched_objects_cache = {}
+        self.refresh_from_db()  # its members read again (a prefetched list is dropped)
         return member
 
     def seated_names(self):
@@ -769,7 +769,7 @@ class Table(Linked):
             Member(table=self, name=n, order=order + i) for i, n in enumerate(missing, start=1)
         )
         if missing:
-            self._prefetched_objects_cache = {}
+            self.refresh_from_db()  # its members read again (a prefetched list is dropped)
         return missing
 
     def seat_check(self, names):
