@@ -75,6 +75,15 @@ class RemovedGames:
         return response
 
 
+SECURITY_HEADERS = (
+    "Content-Security-Policy",
+    "X-Frame-Options",
+    "X-Content-Type-Options",
+    "Referrer-Policy",
+    "Cross-Origin-Opener-Policy",
+)  # what SecurityMiddleware, XFrameOptionsMiddleware and CSPMiddleware add
+
+
 def security_headers(secure):
     """{name: value} of the security headers every answer carries; HSTS over HTTPS only."""
     headers = {
@@ -118,19 +127,18 @@ class RequestGuard:
             _read_form(request)
         _drop_unreadable_current_url(request)
         response = self.get_response(request)
-        for name, value in security_headers(request.is_secure()).items():
-            if (
-                name == "Content-Security-Policy"
-                and settings.DEBUG
-                and response.status_code
-                in (
-                    404,
-                    500,
-                )
-            ):
-                continue  # Django's debug pages, as CSPMiddleware leaves them
-            response.headers.setdefault(name, value)
+        response.headers.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
+        if any(name not in response.headers for name in SECURITY_HEADERS):
+            _add_security_headers(request, response)  # an answer made before the middleware
         return response
+
+
+def _add_security_headers(request, response):
+    debug_page = settings.DEBUG and response.status_code in (404, 500)
+    for name, value in security_headers(request.is_secure()).items():
+        if name == "Content-Security-Policy" and debug_page:
+            continue  # Django's debug pages, as CSPMiddleware leaves them
+        response.headers.setdefault(name, value)
 
 
 class UnreadableBody:
