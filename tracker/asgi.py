@@ -4,8 +4,8 @@ A small router in front of Django's WSGI application, which a2wsgi serves
 on one thread a worker: Django answers every request exactly as under a WSGI
 server (its middleware, sessions, CSRF, persistent database connections as
 CONN_MAX_AGE says). Django's own ASGI handler would run each synchronous
-middleware and the view through `sync_to_async`, several hand-overs to a
-thread a request, where this makes one.
+middleware and the view through `sync_to_async`, a hand-over to a thread and
+back for each, where here the whole request runs on the thread.
 
 - The streams of pushed updates, `/g/<token>/stream`, `/w/...`, `/t/...`
   and `/tw/...`, go to Django first too: it checks what it checks of every
