@@ -36,25 +36,35 @@ makemessages: $(VENV)/.installed
 
 # Serve the app on every interface, as a phone on the same Wi-Fi sees it.
 # A home network has no HTTPS: HTTPS=off unless you set it (see README).
-# gunicorn's own ASGI worker serves tracker/asgi.py: the pushed updates'
-# streams on its event loop, every page by Django on a thread. No --max-requests
-# (it would drop the streams); stopping waits GRACEFUL seconds, then ends them.
-# tracker/serving.py: no forwarded header believed (BEHIND_PROXY decides in
-# Django), links' tokens shortened in the logs.
-# migrate_in_turn takes a lock (tracker/management/commands/migrate_in_turn.py): servers started
-# at once on one database migrate in turn, and refuse a SECRET_KEY that is not the
-# database's (tracker/shared_key.py). gunicorn's control socket is one per port in
-# var/ (its default, ~/.gunicorn/gunicorn.ctl, would be shared by every server of
-# this user): `gunicornc -s var/gunicorn-8000.ctl` (docs/several-servers.md).
+# gunicorn's ASGI worker (tracker.serving.Worker) serves tracker/asgi.py: the
+# pushed updates' streams on its event loop, every page by Django on a thread.
+# No --max-requests (it would drop the streams); stopping waits GRACEFUL
+# seconds, then ends them. tracker/serving.py: no forwarded header believed
+# (BEHIND_PROXY decides in Django), links' tokens shortened in the logs.
+# Behind a proxy (BEHIND_PROXY on) X-Forwarded-For is believed, so only the
+# proxy may reach the port: it listens on 127.0.0.1 unless BIND_HOST says otherwise.
+# migrate_in_turn takes a lock (tracker/management/commands/migrate_in_turn.py):
+# servers started at once on one database migrate in turn, and refuse a
+# SECRET_KEY that is not the database's (tracker/shared_key.py). gunicorn's
+# control socket is one per port in var/ (its default, ~/.gunicorn/gunicorn.ctl,
+# would be shared by every server of this user): `gunicornc -s
+# var/gunicorn-8000.ctl` (docs/several-servers.md).
 GRACEFUL ?= 10
 CONTROL_SOCKET ?= var/gunicorn-$(PORT).ctl
+PROXIED := $(filter 1 true yes on,$(shell echo '$(BEHIND_PROXY)' | tr 'A-Z' 'a-z'))
+BIND_HOST ?= $(if $(PROXIED),127.0.0.1,0.0.0.0)
 run: $(VENV)/.installed messages migrate
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	@mkdir -p -m 0700 $(dir $(CONTROL_SOCKET))
-	@ip=$$(hostname -I 2>/dev/null | awk '{print $$1}'); \
-	echo; echo "  Open http://$${ip:-127.0.0.1}:$(PORT)/ on a phone on the same network."; echo
-	HTTPS=$${HTTPS:-off} $(BIN)/gunicorn tracker.asgi:application --worker-class asgi \
-		--bind 0.0.0.0:$(PORT) --workers $(WORKERS) --graceful-timeout $(GRACEFUL) \
+	@if [ -n "$(PROXIED)" ] && [ "$(BIND_HOST)" = 127.0.0.1 ]; then \
+	echo; echo "  Behind a proxy: listening on 127.0.0.1:$(PORT) only, for the proxy on this machine."; echo; \
+	elif [ -n "$(PROXIED)" ]; then \
+	echo; echo "  WARNING: BEHIND_PROXY is on and the app listens on $(BIND_HOST):$(PORT)."; \
+	echo "  It believes X-Forwarded-For: that port must be reachable by the proxy ONLY (firewall it)."; echo; \
+	else ip=$$(hostname -I 2>/dev/null | awk '{print $$1}'); \
+	echo; echo "  Open http://$${ip:-127.0.0.1}:$(PORT)/ on a phone on the same network."; echo; fi
+	HTTPS=$${HTTPS:-off} $(BIN)/gunicorn tracker.asgi:application --worker-class tracker.serving.Worker \
+		--bind $(BIND_HOST):$(PORT) --workers $(WORKERS) --graceful-timeout $(GRACEFUL) \
 		--control-socket $(CONTROL_SOCKET) --access-logfile - -c python:tracker.serving
 
 # The database's tables made or brought up to date, once (make run does it too).

@@ -21,7 +21,7 @@ from tests import livegunicorn
 SETTINGS = "bench.settings"
 WORKERS = 2 * (os.cpu_count() or 1) + 1  # as `make run`
 SYNC = ("tracker.wsgi:application", "--worker-class", "sync")
-ASGI = livegunicorn.ASGI  # `make run`'s: ("tracker.asgi:application", "--worker-class", "asgi")
+ASGI = livegunicorn.ASGI  # `make run`'s: tracker/asgi.py on tracker.serving.Worker
 
 
 @contextlib.contextmanager

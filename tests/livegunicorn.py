@@ -203,7 +203,7 @@ def ensure_static_files():
 
 
 # What `make run` serves: tracker/asgi.py on gunicorn's ASGI worker (streams and pages).
-ASGI = ("tracker.asgi:application", "--worker-class", "asgi")
+ASGI = ("tracker.asgi:application", "--worker-class", "tracker.serving.Worker")
 
 
 # ------------------------------------------------------------ databases
@@ -347,7 +347,7 @@ class LiveServer:
     workers: int = WORKERS
     env: dict = field(default_factory=dict)  # more environment, e.g. REDIS_URL
     # The application and its worker: `make run`'s is ASGI=("tracker.asgi:application",
-    # "--worker-class", "asgi"); more gunicorn arguments after them.
+    # "--worker-class", "tracker.serving.Worker"); more gunicorn arguments after them.
     app: tuple = ("tracker.wsgi",)
     graceful_timeout: int = 5
     root: Path = ROOT  # the checkout whose code it serves

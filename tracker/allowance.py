@@ -52,10 +52,15 @@ class Allowance(models.Model):
 
 def client_address(request):
     """The client's address: the peer's, or behind a proxy the one it appended."""
-    address = request.META.get("REMOTE_ADDR", "")
+    return address_in(request.META)
+
+
+def address_in(meta):
+    """The client's address from REMOTE_ADDR and HTTP_X_FORWARDED_FOR of a WSGI environ."""
+    address = meta.get("REMOTE_ADDR", "")
     hops = settings.TRUSTED_PROXIES if settings.BEHIND_PROXY else 0
     if hops:
-        chain = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+        chain = meta.get("HTTP_X_FORWARDED_FOR", "").split(",")
         chain = [entry.strip() for entry in chain if entry.strip()]
         if chain:
             address = chain[-min(hops, len(chain))]

@@ -1,51 +1,55 @@
-"""The application `make run` serves: gunicorn's own ASGI worker (`-k asgi`).
+"""The application `make run` serves, on gunicorn's ASGI worker (tracker/serving.py).
 
-A small router in front of Django:
+A small router in front of Django's WSGI application, which a2wsgi serves
+on one thread a worker: Django answers every request exactly as under a WSGI
+server (its middleware, sessions, CSRF, persistent database connections as
+CONN_MAX_AGE says). Django's own ASGI handler would run each synchronous
+middleware and the view through `sync_to_async`, a hand-over to a thread and
+back for each, where here the whole request runs on the thread.
 
-- `/g/<token>/stream`, `/w/<token>/stream`, `/t/<token>/stream` and
-  `/tw/<token>/stream`, the streams of pushed updates, are held on the worker's
-  event loop with no thread (tracker/live/stream.py): about 17 KiB a stream.
-- Every other request goes to Django's WSGI application, as it is, on a
-  thread of its own: one hand-over to a thread and back per request. Django
-  answers it exactly as under a WSGI server (its middleware, sessions, CSRF,
-  persistent database connections per thread as CONN_MAX_AGE says).
+- The streams of pushed updates, `/g/<token>/stream`, `/w/...`, `/t/...`
+  and `/tw/...`, go to Django first too: it checks what it checks of every
+  request (the Host, HTTPS, the method, the link: `views.games.no_stream`
+  answers 204 to a link that leads somewhere). Any other answer is sent as
+  Django made it; on that 204 the stream is held on the worker's event loop
+  with no thread (tracker/live/stream.py), a few from one address at most.
+- A request's body is read here, on the event loop, before Django's thread
+  is given it: a slow upload holds no thread. A body over REQUEST_MAX_BYTES
+  is never read: with its Content-Length, Django refuses it (413) unread;
+  chunked, reading stops once it has passed the limit and Django is told the
+  length read so far, refusing it alike. The rest is never read: the
+  connection is closed after the answer.
+- An HTTP/1.1 request without Host is refused 400 (RFC 9112, section 3.2).
 
-Why not Django's ASGI handler for the pages: it runs each synchronous
-middleware and the view through `sync_to_async`, several thread hand-overs a
-request; measured here it served 40 % of the requests per CPU-second the
-sync worker serves (one-row view, unchanged poll, game page), where this
-router serves 110-125 % (gunicorn's HTTP parsing and kept-alive connections
-cost less than the sync worker's connection a request). Nothing here runs
-Django in async mode, so nothing needs CONN_MAX_AGE=0.
+Every answer made here carries the site's security headers (middleware.py).
 """
 
 import asyncio
-import io
 import os
 import re
 import resource
-import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tracker.settings")
 
+from a2wsgi import WSGIMiddleware
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
-
-django_wsgi = get_wsgi_application()
-
-from . import live  # noqa: E402
-from .live import hub as hubs  # noqa: E402
-from .live import stream  # noqa: E402
-from .middleware import too_big  # noqa: E402
 
 # Django's requests run on one thread a worker, one at a time as on the sync
 # worker: Django's work is Python's, under its lock, and a second thread only
-# added hand-overs of the lock (measured: a fifth more CPU a deal and its fetches).
-THREADS = 1
-_threads = ThreadPoolExecutor(THREADS, thread_name_prefix="django")
+# adds hand-overs of the lock.
+django = WSGIMiddleware(get_wsgi_application(), workers=1)
+
+from . import live  # noqa: E402
+from .allowance import address_in  # noqa: E402
+from .live import hub as hubs  # noqa: E402
+from .live import stream  # noqa: E402
+from .middleware import security_headers, too_big  # noqa: E402
+
 STREAM = re.compile(r"/(g|w|t|tw)/([^/]+)/stream")
-BODY_IN_MEMORY = 1 << 20  # a larger upload is spooled to a temporary file
+BODY_IN_MEMORY = 1 << 20  # a larger body is spooled to a temporary file
+PIECE = 1 << 16  # a spooled body is handed to Django this much at a time
 
 # Thousands of open streams need thousands of open files: take what the system allows.
 _soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -55,14 +59,41 @@ if _soft != _hard:
 
 async def application(scope, receive, send):
     if scope["type"] == "http":
-        path = _path(scope)
-        found = STREAM.fullmatch(path)
-        if found:
-            await stream.serve(scope, receive, send, _the_hub(), *found.groups(), find=_find)
-        else:
-            await _django(scope, receive, send, path)
+        await _http(scope, receive, send)
     elif scope["type"] == "lifespan":
         await _lifespan(receive, send)
+
+
+async def _http(scope, receive, send):
+    if scope.get("http_version") == "1.1" and _header(scope, b"host") is None:
+        text = "400 Bad Request: an HTTP/1.1 request must say its Host.\n"
+        await stream.refuse(send, 400, text, _security_headers(_is_secure(scope)))
+        return
+    found = STREAM.fullmatch(_path(scope))
+    if found is None or scope["method"] != "GET":
+        await _django(scope, receive, send)
+        return
+    # The stream's request, as Django answers it: sent on, unless it is the 204
+    # that lets the stream be held.
+    let_through = False
+
+    async def send_unless_let_through(message):
+        nonlocal let_through
+        if message["type"] == "http.response.start" and message["status"] == 204:
+            let_through = True
+        if not let_through:
+            await send(message)
+
+    await django(scope, receive, send_unless_let_through)
+    if let_through:
+        address = address_in(
+            {
+                "REMOTE_ADDR": (scope.get("client") or ("",))[0],
+                "HTTP_X_FORWARDED_FOR": _header(scope, b"x-forwarded-for") or "",
+            }
+        )
+        headers = _security_headers(_is_secure(scope))
+        await stream.serve(receive, send, _the_hub(), *found.groups(), _find, address, headers)
 
 
 # -- the streams
@@ -75,13 +106,15 @@ def _the_hub():
     """This worker's hub (tracker/live/hub.py), started by its first stream."""
     global _hub
     if _hub is None:
-        _hub = hubs.Hub(live.current_fanout(), live.read_versions, _on_a_thread)
+        fanout = live.current_fanout()
+        _hub = hubs.Hub(fanout, live.read_versions, _on_a_thread, settings.STREAMS_PER_ADDRESS)
         _hub.start()
     return _hub
 
 
 async def _on_a_thread(function, *args):
-    return await asyncio.get_running_loop().run_in_executor(_threads, function, *args)
+    """On Django's thread, as its requests."""
+    return await asyncio.get_running_loop().run_in_executor(django.executor, function, *args)
 
 
 async def _find(kind, token):
@@ -106,8 +139,9 @@ async def _lifespan(receive, send):
 
 
 def _header(scope, name):
-    """A request header's value as text, or None."""
-    return next((v.decode("latin1") for k, v in scope["headers"] if k == name), None)
+    """A request header's value as text (several joined by commas), or None."""
+    values = [v.decode("latin1") for k, v in scope["headers"] if k == name]
+    return ",".join(values) if values else None
 
 
 def _path(scope):
@@ -115,90 +149,71 @@ def _path(scope):
     return path[len(root) :] if root and path.startswith(root) else path
 
 
-async def _django(scope, receive, send, path):
-    if too_big(_header(scope, b"content-length")):
-        # A body over REQUEST_MAX_BYTES is never read: Django's RequestGuard
-        # refuses it from its Content-Length with 413 (tracker/middleware.py).
-        body = io.BytesIO()
-    else:
-        body = await _request_body(receive)
-    if body is None:
+def _is_secure(scope):
+    """As Django's request.is_secure() reads it (SECURE_PROXY_SSL_HEADER behind a proxy)."""
+    if settings.BEHIND_PROXY:
+        return (_header(scope, b"x-forwarded-proto") or "").split(",")[0].strip() == "https"
+    return scope.get("scheme") == "https"
+
+
+def _security_headers(secure):
+    return [(k.lower().encode(), v.encode()) for k, v in security_headers(secure).items()]
+
+
+async def _django(scope, receive, send):
+    read = await _read_body(scope, receive)
+    if read is None:
         return  # the phone went away before it had sent its request
-    with body:
-        status, headers, content = await _on_a_thread(_answer, _environ(scope, path, body))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": content})
+    scope, body = read
+    try:
+        await django(scope, _replay(body, receive) if body else receive, send)
+    finally:
+        if body:
+            body.close()
 
 
-async def _request_body(receive):
-    message = await receive()
-    if message["type"] != "http.request":
-        return None
-    if not message.get("more_body"):
-        return io.BytesIO(message.get("body", b""))
+async def _read_body(scope, receive):
+    """(scope, its body in a file or None) for Django, or None if the phone went away.
+
+    A body longer than REQUEST_MAX_BYTES is left unread (None); a chunked one is
+    read no further than that, and the scope says its length (the length read
+    when it was refused), as Content-Length: Django reads that and nothing more."""
+    length = _header(scope, b"content-length")
+    chunked = length is None and _header(scope, b"transfer-encoding") is not None
+    if too_big(length) or (not chunked and length in (None, "0")):
+        return scope, None
     body = tempfile.SpooledTemporaryFile(max_size=BODY_IN_MEMORY)  # noqa: SIM115 (closed by _django)
-    body.write(message.get("body", b""))
-    while message.get("more_body"):
+    size = 0
+    while True:
         message = await receive()
         if message["type"] != "http.request":
             body.close()
             return None
-        body.write(message.get("body", b""))
+        piece = message.get("body", b"")
+        size += len(piece)
+        if size > settings.REQUEST_MAX_BYTES:
+            break  # refused: not a byte more is read, nor kept
+        body.write(piece)
+        if not message.get("more_body"):
+            break
     body.seek(0)
-    return body
+    if chunked:
+        headers = [(k, v) for k, v in scope["headers"] if k != b"transfer-encoding"]
+        headers.append((b"content-length", str(size).encode()))
+        scope = {**scope, "headers": headers}
+    return scope, body
 
 
-def _environ(scope, path, body):
-    """The WSGI environ of an ASGI request (PEP 3333: text as latin-1 of the bytes)."""
-    server = scope.get("server") or ("localhost", 80)
-    environ = {
-        "REQUEST_METHOD": scope["method"],
-        "SCRIPT_NAME": scope.get("root_path", "").encode().decode("latin1"),
-        "PATH_INFO": path.encode().decode("latin1"),
-        "QUERY_STRING": scope.get("query_string", b"").decode("latin1"),
-        "SERVER_NAME": server[0],
-        "SERVER_PORT": str(server[1] or 80),
-        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
-        "wsgi.version": (1, 0),
-        "wsgi.url_scheme": scope.get("scheme", "http"),
-        "wsgi.input": body,
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": True,
-        "wsgi.multiprocess": True,
-        "wsgi.run_once": False,
-    }
-    if scope.get("client"):
-        environ["REMOTE_ADDR"] = scope["client"][0]
-    for name, value in scope["headers"]:
-        name = name.decode("latin1")
-        if "_" in name:
-            # As gunicorn's WSGI workers do: "X_Forwarded_Proto" must not pass
-            # for the proxy's X-Forwarded-Proto (BEHIND_PROXY trusts that one).
-            continue
-        key = name.upper().replace("-", "_")
-        if key not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
-            key = "HTTP_" + key
-        value = value.decode("latin1")
-        if key in environ:
-            value = environ[key] + ("; " if key == "HTTP_COOKIE" else ",") + value
-        environ[key] = value
-    return environ
+def _replay(body, receive):
+    """A receive() that gives the body read, then what the connection says (its end)."""
+    done = False
 
+    async def replay():
+        nonlocal done
+        if done:
+            return await receive()
+        piece = body.read(PIECE)
+        done = not piece
+        return {"type": "http.request", "body": piece, "more_body": not done}
 
-def _answer(environ):
-    """Django's answer to one request, on a thread: (status, headers, body)."""
-    started = []
-    written = []
-
-    def start_response(status, headers, exc_info=None):
-        started[:] = [status, headers]  # nothing is sent before Django returns
-        return written.append
-
-    result = django_wsgi(environ, start_response)
-    try:
-        content = b"".join([*written, *result])
-    finally:
-        result.close()  # Django's request_finished: connections closed or kept
-    status, headers = started
-    headers = [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers]
-    return int(status[:3]), headers, content
+    return replay

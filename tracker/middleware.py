@@ -17,13 +17,19 @@ Two halves, first and last of MIDDLEWARE:
   (CSP, nosniff, ...) is on its answer: 413 for a body too big, 400 for one
   that could not be read. Nothing has been changed by then.
 
-Every answer also gets the Permissions-Policy header (PERMISSIONS_POLICY):
-no camera, microphone or geolocation; the screen wake lock for this site.
+Every answer carries the same security headers (`security_headers`): the
+Permissions-Policy (PERMISSIONS_POLICY: no camera, microphone or geolocation;
+the screen wake lock for this site), and those SecurityMiddleware,
+XFrameOptionsMiddleware and CSPMiddleware add, which an answer made before
+them lacks (SecurityMiddleware's redirect to HTTPS, a DisallowedHost 400):
+RequestGuard, first of all, adds to an answer whichever it lacks. The
+answers tracker/asgi.py makes itself carry them too.
 """
 
 import codecs
 from urllib.parse import unquote, urlsplit
 
+from csp.utils import build_policy
 from django.conf import settings
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import QueryDict, UnreadablePostError
@@ -69,6 +75,35 @@ class RemovedGames:
         return response
 
 
+SECURITY_HEADERS = (
+    "Content-Security-Policy",
+    "X-Frame-Options",
+    "X-Content-Type-Options",
+    "Referrer-Policy",
+    "Cross-Origin-Opener-Policy",
+)  # what SecurityMiddleware, XFrameOptionsMiddleware and CSPMiddleware add
+
+
+def security_headers(secure):
+    """{name: value} of the security headers every answer carries; HSTS over HTTPS only."""
+    headers = {
+        "Content-Security-Policy": build_policy(),
+        "X-Frame-Options": settings.X_FRAME_OPTIONS,
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": settings.SECURE_REFERRER_POLICY,
+        "Cross-Origin-Opener-Policy": settings.SECURE_CROSS_ORIGIN_OPENER_POLICY,
+        "Permissions-Policy": settings.PERMISSIONS_POLICY,
+    }
+    if secure and settings.SECURE_HSTS_SECONDS:
+        hsts = f"max-age={settings.SECURE_HSTS_SECONDS}"
+        if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS:
+            hsts += "; includeSubDomains"
+        if settings.SECURE_HSTS_PRELOAD:
+            hsts += "; preload"
+        headers["Strict-Transport-Security"] = hsts
+    return headers
+
+
 def too_big(content_length):
     """Whether a Content-Length header says more than the largest upload, REQUEST_MAX_BYTES.
 
@@ -93,7 +128,17 @@ class RequestGuard:
         _drop_unreadable_current_url(request)
         response = self.get_response(request)
         response.headers.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
+        if any(name not in response.headers for name in SECURITY_HEADERS):
+            _add_security_headers(request, response)  # an answer made before the middleware
         return response
+
+
+def _add_security_headers(request, response):
+    debug_page = settings.DEBUG and response.status_code in (404, 500)
+    for name, value in security_headers(request.is_secure()).items():
+        if name == "Content-Security-Policy" and debug_page:
+            continue  # Django's debug pages, as CSPMiddleware leaves them
+        response.headers.setdefault(name, value)
 
 
 class UnreadableBody:

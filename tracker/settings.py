@@ -258,6 +258,9 @@ ADMIN_LOGINS_PER_HOUR = env_int("ADMIN_LOGINS_PER_HOUR", 10)
 # A request body larger than the largest upload and its form is refused (413)
 # from its Content-Length, before anything reads it.
 REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", TABLE_FILE_MAX_BYTES + 1_000_000)
+# Streams of pushed updates one address may hold on one worker (tracker/live/hub.py);
+# the page of a phone refused polls instead.
+STREAMS_PER_ADDRESS = env_int("STREAMS_PER_ADDRESS", 32)
 
 LOGGING = {
     "version": 1,

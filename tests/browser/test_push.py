@@ -175,6 +175,34 @@ def test_with_its_stream_blocked_a_phone_falls_back_to_the_poll_and_still_update
     expect(watcher.page.locator(".notice")).to_have_count(0)  # and nothing alarming was said
 
 
+def test_a_phone_refused_a_stream_polls_and_still_updates(db, browser, tmp_path):
+    # An address already holding STREAMS_PER_ADDRESS streams is answered 429: here, every one.
+    game = db.import_game(points_game_doc(name="Refused", deals=2))
+    with tempfile.TemporaryDirectory(prefix="live-", dir="/tmp") as folder:
+        env = {"LIVE_DIR": folder, "REDIS_URL": "", "STREAMS_PER_ADDRESS": "0"}
+        with live_server(db, tmp_path, workers=1, env=env, app=ASGI) as refusing:
+            scorer, watcher = Phone(browser, refusing.url), Phone(browser, refusing.url)
+            try:
+                refused = []
+                watcher.page.on(
+                    "response", lambda r: refused.append(r.status) if "/stream" in r.url else None
+                )
+                watcher.page.goto(f"/w/{game['view_token']}/")
+                scorer.page.goto(f"/g/{game['edit_token']}/")
+                type_deal(scorer.page, "Kiran", Asha=6, Ravi=8, Meena=10)
+                sent, _ = save(scorer.page)
+                expect(watcher.page.locator("#board .meta")).to_contain_text("3 deals played")
+                expect(watcher.page.locator("#board")).to_have_attribute("hx-trigger", "every 2s")
+                assert watcher.polls(since=sent)  # the poll brought it
+                assert refused and set(refused) == {429}
+                expect(watcher.page.locator(".notice")).to_have_count(0)
+                problems = watcher.log.problems() or scorer.log.problems()
+                assert not problems, problems
+            finally:
+                watcher.context.close()
+                scorer.context.close()
+
+
 def test_a_half_typed_deal_follows_the_other_phones_save_and_keeps_what_was_typed(db, phones):
     game = db.import_game(points_game_doc(name="In step", deals=2))
     typing, other = phones(), phones()

@@ -10,6 +10,11 @@ fifteenth of them each second, not all at once (10,000 streams woken together
 held up a save's events behind them). No thread is held: a stream is a
 waiting coroutine and a small object.
 
+One address holds at most `per_address` streams here (STREAMS_PER_ADDRESS):
+a family's phones need a handful, and thousands from one address would slow
+every page of the worker. A stream refused is answered at once; the page
+polls instead.
+
 After a listener (re)connects, and every RESYNC seconds, the hub reads the
 revisions of everything it holds in one query (`resync`): a change said while
 nobody listened (Redis restarting, a worker too busy to read) still arrives,
@@ -23,7 +28,7 @@ revisions held are read again.
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 log = logging.getLogger(__name__)
 
@@ -84,9 +89,11 @@ def message(channel, version):
 
 
 class Hub:
-    def __init__(self, fanout, read_versions, run_in_thread):
+    def __init__(self, fanout, read_versions, run_in_thread, per_address=None):
         """`read_versions(channels)` -> {channel: version}, run by `run_in_thread`."""
         self.fanout = fanout
+        self.per_address = per_address  # None: no limit
+        self.addresses = Counter()  # address: streams it holds (or is opening) here
         self.read_versions = read_versions
         self.run_in_thread = run_in_thread
         self.channels = {}  # channel: set of Listeners
@@ -118,6 +125,18 @@ class Hub:
                 listener.tell(LEFT)
 
     # -- streams
+
+    def admit(self, address):
+        """Whether `address` may open one more stream; if so it counts until `release`."""
+        if self.per_address is not None and self.addresses[address] >= self.per_address:
+            return False
+        self.addresses[address] += 1
+        return True
+
+    def release(self, address):
+        self.addresses[address] -= 1
+        if self.addresses[address] <= 0:
+            del self.addresses[address]
 
     def join(self, channel, version):
         """A new stream on `channel`, whose revision was read as `version`: if a newer

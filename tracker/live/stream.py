@@ -3,16 +3,20 @@
     GET /g/<edit token>/stream    GET /w/<view token>/stream
     GET /t/<edit token>/stream    GET /tw/<view token>/stream
 
-The link is checked once, on one of Django's threads (`tracker.live.find`):
-a wrong or unknown link is answered 404 and no stream. Then the stream is held
-on the event loop, with no thread: the current revision at once (so a
+tracker/asgi.py calls it once Django has let the request through (its Host,
+HTTPS, method and link). The link is read once more, on one of Django's
+threads (`tracker.live.find`), for the game's or table's revision; one deleted
+meanwhile is answered 404. An address already holding as many streams as the
+hub allows here is answered 429: the page polls instead. Then the stream is
+held on the event loop, with no thread: the current revision at once (so a
 reconnect needs no replay), a comment every HEARTBEAT seconds, and the new
 revision each time the worker's hub hears of one. An event is only
 "data: <revision>": nothing a link could be derived from. While the worker's
 fan-out is cut off (Redis down) the stream says "event: poll" instead, and its
 page polls until the next plain event. The stream ends
 when the phone goes, when the game or table is deleted, or when the server
-stops (its graceful timeout).
+stops (its graceful timeout). Every answer carries the site's security
+headers (`headers`, tracker/middleware.py).
 """
 
 import asyncio
@@ -24,32 +28,41 @@ HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-store"),
     (b"x-accel-buffering", b"no"),  # nginx: pass each event on at once
-    (b"x-content-type-options", b"nosniff"),
 ]
 RETRY_MS = (2000, 6000)  # a reconnect's wait, spread so a restart is not met by every phone at once
 
 
-async def _refuse(send, status, text):
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", b"text/plain; charset=utf-8")],
-        }
-    )
+async def refuse(send, status, text, headers, more=()):
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), *more, *headers]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": text.encode()})
 
 
-async def serve(scope, receive, send, hub, kind, token, find):
-    """`find(kind, token)` -> (channel, version) or None, awaited (it runs on a thread)."""
-    if scope["method"] != "GET":
-        await _refuse(send, 405, "A stream is read with GET.\n")
+async def serve(receive, send, hub, kind, token, find, address, headers):
+    """`find(kind, token)` -> (channel, version) or None, awaited (it runs on a thread);
+    `address`: the phone's; `headers`: the security headers, [(name, value)] as bytes."""
+    if not hub.admit(address):
+        retry = [(b"retry-after", b"60")]
+        await refuse(
+            send,
+            429,
+            "Too many live updates from your address: the page checks instead.\n",
+            headers,
+            retry,
+        )
         return
-    found = await find(kind, token)
-    if found is None:
-        what = "game" if kind in ("g", "w") else "table"
-        await _refuse(send, 404, f"No {what} has that link.\n")
-        return
+    try:
+        found = await find(kind, token)
+        if found is None:
+            what = "game" if kind in ("g", "w") else "table"
+            await refuse(send, 404, f"No {what} has that link.\n", headers)
+            return
+        await _hold(receive, send, hub, found, headers)
+    finally:
+        hub.release(address)
+
+
+async def _hold(receive, send, hub, found, headers):
     channel, version = found
     listener = hub.join(channel, version)
 
@@ -60,7 +73,7 @@ async def serve(scope, receive, send, hub, kind, token, find):
 
     gone = asyncio.ensure_future(wait_for_the_phone_to_go())
     try:
-        await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+        await send({"type": "http.response.start", "status": 200, "headers": HEADERS + headers})
         hello = f"retry: {random.randint(*RETRY_MS)}\ndata: {version}\n\n"
         await send({"type": "http.response.body", "body": hello.encode(), "more_body": True})
         while True:
