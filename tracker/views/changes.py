@@ -305,50 +305,20 @@ def join(request, token):
     return show_game(request, game, state, True, status=422, join_form=form)
 
 
-def _player_change(request, token, kind):
-    """A rejoin, sit-out, back-in or leave: an event that names one player."""
+@require_POST
+def one_event(request, token, kind):
+    """A change that is one event and nothing typed: a rejoin, a sit-out, a
+    back-in or a leave (of the player named by the button tapped), or the end
+    of a session. `kind` comes from the URL."""
     game = get_game_or_404(token, can_edit=True)
     version = made_against(request)
     if version != game.revision:
         return _stale(request, game, version)
-    name = request.POST.get("player", "")[:100]
+    event = {"type": kind}
+    if kind != "end":
+        event["player"] = request.POST.get("player", "")[:100]
     try:
-        state = game.add_event({"type": kind, "player": name}, version)
-    except StaleHistory:
-        return _stale(request, game, version)
-    except rules.RuleError as error:
-        return _refused(request, game, error, version)
-    return _back(request, game, state)
-
-
-@require_POST
-def rejoin(request, token):
-    return _player_change(request, token, "rejoin")
-
-
-@require_POST
-def sit_out(request, token):
-    return _player_change(request, token, "sit_out")
-
-
-@require_POST
-def sit_in(request, token):
-    return _player_change(request, token, "sit_in")
-
-
-@require_POST
-def leave(request, token):
-    return _player_change(request, token, "leave")
-
-
-@require_POST
-def end_session(request, token):
-    game = get_game_or_404(token, can_edit=True)
-    version = made_against(request)
-    if version != game.revision:
-        return _stale(request, game, version)
-    try:
-        state = game.add_event({"type": "end"}, version)
+        state = game.add_event(event, version)
     except StaleHistory:
         return _stale(request, game, version)
     except rules.RuleError as error:
