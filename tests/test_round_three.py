@@ -5,6 +5,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import translation
 
 from tracker.models import Game
 
@@ -78,3 +79,63 @@ def test_refusals_of_a_second_copy_name_the_game_in_the_readers_language():
     assert "ஏற்கனவே டேபிளில் உள்ளது (“பூல் 101”)" in refused
     assert 'name="again"' in refused
     assert table.games.kept().count() == 1
+
+
+# ---------------------------------------------------------------- 1. Play again keeps the name
+
+
+def again_from_table(client, table, game):
+    made = client.post(f"/t/{table.edit_token}/again/{game.pk}/", {"version": version(table)})
+    return Game.objects.get(edit_token=made["Location"].split("/")[2])
+
+
+def test_an_unnamed_pool_played_again_is_pool_101_numbered_apart_in_the_readers_language():
+    client = Client()
+    table = make_table(client)
+    first = table_game(client, table, ["Asha", "Ravi"])
+    finish_pool(client, first, "Asha", "Ravi")
+    second = again_from_table(client, table, first)
+    assert second.name == "Pool 101 · 2" and second.rules["pool_limit"] == 101
+    finish_pool(client, second, "Ravi", "Asha")
+    third = again_from_table(client, table, second)
+    assert third.name == "Pool 101 · 3"
+
+    tamil = Client(HTTP_ACCEPT_LANGUAGE="ta")
+    listed = text(tamil.get(table.get_absolute_url()))
+    assert "<strong>பூல் 101 · 2</strong>" in listed and "<strong>பூல் 101 · 3</strong>" in listed
+    assert "102" not in listed and "103" not in listed
+    client.post(f"/g/{third.edit_token}/remove/", {"version": str(revision(third))})
+    listed = text(tamil.get(table.get_absolute_url()))
+    removed = listed[listed.index('id="removed"') :]
+    assert "<strong>பூல் 101 · 3</strong>" in removed
+
+
+@pytest.mark.parametrize(
+    ("fmt", "rules", "first", "second", "tamil"),
+    [
+        ("deals", {"deal_count": 2}, "Deals, best of 2", "Deals, best of 2 · 2", "டீல்ஸ், 2 டீல் · 2"),
+        (
+            "basic",
+            {"target": 100, "deal_count": None},
+            "Basic Rummy to 100",
+            "Basic Rummy to 100 · 2",
+            "பேசிக் ரம்மி, 100 வரை · 2",
+        ),
+    ],
+)
+def test_play_again_never_counts_on_the_formats_own_numbers(fmt, rules, first, second, tamil):
+    game = Game.create(fmt, rules, ["Asha", "Ravi"])
+    assert game.name == first
+    again = game.play_again()
+    assert again.name == second and again.rules == game.rules
+    assert game.play_again() == again  # made once
+    assert again.play_again().name == second.replace("· 2", "· 3")
+    with translation.override("ta"):
+        assert again.shown_name == tamil
+
+
+def test_a_game_named_by_the_family_is_numbered_as_before():
+    game = Game.create("pool", {}, ["Asha", "Ravi"], name="Diwali pool")
+    again = game.play_again()
+    assert again.name == "Diwali pool 2"
+    assert Game.create("pool", {}, ["Asha", "Ravi"], name="Night 2").play_again().name == "Night 3"
