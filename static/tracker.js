@@ -172,15 +172,24 @@ if ("serviceWorker" in navigator) {
       describedBy(link, false);
     }
   };
-  // A kept copy loads afresh once the server answers (not merely when the
-  // phone says it is online: the Wi-Fi can be up with the server out of reach).
-  const askServer = () => {
-    fetch(location.pathname, { method: "HEAD", cache: "no-store" })
-      .then((response) => { if (response.ok) location.reload(); }, () => {});
+  // Back once the server answers (not merely when the phone says it is online:
+  // the Wi-Fi can be up with the server out of reach): a kept copy loads afresh,
+  // a page that went offline lifts its notice. Asked at once when the phone is
+  // online again (and again every 0.5 s for 2 s: the event can come a moment
+  // before the network carries a request), and every 5 s while offline: a page
+  // with no live poll (a table, a finished game) or with a stream that died
+  // unnoticed would otherwise wait for a reload.
+  const askServer = (again = 0) => {
+    fetch(location.pathname, { method: "HEAD", cache: "no-store" }).then((response) => {
+      if (!response.ok) return;
+      if (kept) location.reload();
+      else backOnline();
+    }, () => { if (again > 0) setTimeout(() => askServer(again - 1), 500); });
   };
   if (kept) goOffline();
   window.addEventListener("offline", goOffline);
-  window.addEventListener("online", () => { if (kept) askServer(); });
+  window.addEventListener("online", () => askServer(3));
+  setInterval(() => { if (offline && !kept) askServer(); }, 5000);
   // The live poll (every 2 s) tells whether the server can be reached.
   document.addEventListener("htmx:sendError", goOffline);
   document.addEventListener("htmx:afterRequest", (event) => {
@@ -420,9 +429,12 @@ document.addEventListener("click", (event) => {
   document.addEventListener("htmx:sendError", () => {
     if (source) fail();
   });
+  // Back online: the stream is opened anew (one kept through the outage may
+  // be dead without a word); its first event fetches the part if it moved.
   window.addEventListener("online", () => {
     failures = 0;
-    if (!source) open();
+    close();
+    open();
   });
   document.addEventListener("focusout", () => {
     if (!waitingForTyping) return;
