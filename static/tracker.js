@@ -22,17 +22,37 @@ document.addEventListener("change", (event) => {
     if (box && !box.value) { box.focus({ preventScroll: false }); break; }
   }
 });
-// Copy a share link; the button says so (in the page's language) for 2 s.
+// Copy a share link and say so in the page's language: the button for 2 s, and
+// the line under the link. The clipboard API needs a secure context (HTTPS or
+// localhost): on `make run`'s address on the home network (plain HTTP) the link
+// is selected and copied the older way; where that fails too, it is left
+// selected and the line says to press and hold it (the phone's own Copy).
 const copyLink = (field, button) => {
-  const label = button.textContent;
-  const done = () => {
+  const said = document.getElementById(`${field.id}-said`);
+  const label = button.dataset.label || button.textContent;
+  button.dataset.label = label;
+  const say = (copied) => {
+    if (said) said.textContent = copied ? said.dataset.copied : said.dataset.hold;
+    if (!copied) return;
     button.textContent = button.dataset.copied;
     setTimeout(() => { button.textContent = label; }, 2000);
   };
-  if (navigator.clipboard) {
-    navigator.clipboard.writeText(field.value).then(done, () => { field.select(); });
-  } else {
+  const selectAndCopy = () => {
+    field.focus();
     field.select();
+    field.setSelectionRange(0, field.value.length);
+    let copied = false;
+    try {
+      copied = document.execCommand("copy");
+    } catch {
+      copied = false;
+    }
+    say(copied);
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(field.value).then(() => say(true), selectAndCopy);
+  } else {
+    selectAndCopy();
   }
 };
 document.addEventListener("click", (event) => {
