@@ -79,6 +79,13 @@ document.addEventListener("click", (event) => {
     copyLink(field, button);
   }
 });
+// A name cut short in the stats ("Lakshmi Nar…"): a tap shows it whole, another cuts it again.
+document.addEventListener("click", (event) => {
+  const name = event.target.closest("table.stats .who");
+  if (name && (name.scrollWidth > name.clientWidth || name.classList.contains("whole"))) {
+    name.classList.toggle("whole");
+  }
+});
 // Links that open a form in place (a deal's Edit, Split the pot, Count cards):
 // plain links that work without JavaScript, marked with the slot they open in
 // (data-slot), fetched by htmx into it on a tap. One listener for all of them,

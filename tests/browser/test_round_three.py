@@ -1,5 +1,6 @@
 """A family evening, round three (issue 38), on a 360 px phone in Debian's chromium."""
 
+import re
 import shutil
 from urllib.parse import urlsplit
 
@@ -8,6 +9,7 @@ from playwright.sync_api import expect
 
 from tracker.models import Game, Table
 
+from ..events import deal
 from .conftest import CHROMIUM_ARGS, PHONE
 
 pytestmark = [pytest.mark.browser]
@@ -107,3 +109,65 @@ def test_where_no_copy_works_the_link_is_selected_and_the_phone_says_press_and_h
     expect(page.locator("#table-view-link-said")).to_have_text("Press and hold to copy")
     link = page.locator("#table-view-link").input_value()
     assert page.evaluate(SELECTED) == f"table-view-link {link}"
+
+
+# ---------------------------------------------------------------- 2. names in "Who is ahead"
+
+# Each cell's widest word, and the room its text has: a word wider than the room
+# is broken or runs out of its cell.
+CELLS = """(table) => [...table.querySelectorAll("th, td")].map((cell) => {
+  const style = getComputedStyle(cell);
+  const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const probe = document.createElement("span");
+  probe.style.cssText = "position:absolute;visibility:hidden;white-space:nowrap";
+  probe.style.font = style.font;
+  document.body.append(probe);
+  let widest = 0;
+  for (const word of cell.innerText.split(/\\s+/).filter(Boolean)) {
+    probe.textContent = word;
+    widest = Math.max(widest, probe.getBoundingClientRect().width);
+  }
+  probe.remove();
+  return { text: cell.innerText, room, widest, lines: cell.getClientRects().length };
+})"""
+# The lines a name's text takes on screen.
+NAME_LINES = """(name) => {
+  const tops = new Set();
+  const texts = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+  while (texts.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(texts.currentNode);
+    for (const box of range.getClientRects()) if (box.width > 0) tops.add(Math.round(box.top));
+  }
+  return tops.size;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "ta", "te"])
+def test_who_is_ahead_keeps_names_on_one_line_and_words_whole_at_360_px(
+    phone, language, screenshot
+):
+    page = phone
+    page.set_extra_http_headers({"Accept-Language": language})
+    members = ["Asha Kumari", "Ravi", "Meena", "Karthik", "Lakshmi Narayanan Iyer"]
+    table = Table.start("Nani's table", members)
+    history = [deal("Karthik", **{"Asha Kumari": 40}, Ravi=20, Meena=10), {"type": "end"}]
+    Game.create(
+        "points", {"point_value": "0.25"}, [*members[:3], "Karthik"], history=history, table=table
+    )
+    page.goto(table.get_absolute_url())
+    stats = page.locator("#stats table.stats").first
+    for cell in stats.evaluate(CELLS):
+        assert cell["widest"] <= cell["room"] + 1, cell
+    for index in range(len(members)):
+        name = stats.locator("tbody th").nth(index)
+        assert name.evaluate(NAME_LINES) == 1, name.inner_text()
+        assert name.bounding_box()["width"] >= 60, name.inner_text()
+    # The longest name is cut with "…"; a tap shows it whole.
+    longest = stats.locator("tbody th .who", has_text="Lakshmi")
+    assert longest.evaluate("(name) => name.scrollWidth > name.clientWidth")
+    longest.click()
+    expect(longest).to_have_class(re.compile("whole"))
+    assert longest.evaluate("(name) => name.scrollWidth <= name.clientWidth")
+    stats.scroll_into_view_if_needed()
+    screenshot(page)
