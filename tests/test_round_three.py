@@ -139,3 +139,24 @@ def test_a_game_named_by_the_family_is_numbered_as_before():
     again = game.play_again()
     assert again.name == "Diwali pool 2"
     assert Game.create("pool", {}, ["Asha", "Ravi"], name="Night 2").play_again().name == "Night 3"
+
+
+# ---------------------------------------------------------------- 7. Undo the last deal
+
+
+def test_undo_last_deal_posts_the_version_and_a_stale_one_undoes_nothing():
+    client = Client()
+    table = make_table(client)
+    game = table_game(client, table, ["Asha", "Ravi"])
+    finish_pool(client, game, "Asha", "Ravi")
+    page = text(client.get(game.get_absolute_url()))
+    undo = page[page.index('class="confirm undo-last"') :]
+    last = game.events.get(position=1).serial
+    action = f"/g/{game.edit_token}/event/{last}/delete/"
+    assert f'action="{action}"' in undo[:1000]
+    assert f'name="version" value="{revision(game)}"' in undo[:1500]
+    stale = client.post(action, {"version": str(revision(game) - 1)})
+    assert stale.status_code == 409
+    assert game.events.count() == 2
+    assert client.post(action, {"version": str(revision(game))}).status_code == 302
+    assert game.events.count() == 1

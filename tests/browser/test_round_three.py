@@ -171,3 +171,41 @@ def test_who_is_ahead_keeps_names_on_one_line_and_words_whole_at_360_px(
     assert longest.evaluate("(name) => name.scrollWidth <= name.clientWidth")
     stats.scroll_into_view_if_needed()
     screenshot(page)
+
+
+# ---------------------------------------------------------------- 7. Undo the last deal
+
+
+def test_undo_last_deal_beside_the_board_says_which_deal_and_takes_it_back(phone):
+    page = phone
+    history = [deal("Asha", Ravi=30, Meena=20), deal("Ravi", Asha=10, Meena=40)]
+    game = Game.create("pool", {"pool_limit": 101}, ["Asha", "Ravi", "Meena"], history=history)
+    page.goto(game.get_absolute_url())
+    board = page.locator("#board")
+    expect(board.locator(".meta")).to_contain_text("2 deals played")
+    board.get_by_text("Undo last deal").click()
+    expect(board).to_contain_text("Undo deal 2, the last one saved?")
+    yes = board.get_by_role("button", name="Yes, undo deal 2")
+    box = yes.bounding_box()
+    assert box["height"] >= 44 and box["x"] + box["width"] <= 360
+    yes.click()
+    expect(board.locator(".meta")).to_contain_text("1 deal played")
+    # Deal 1 alone: Asha 0, Ravi 30, Meena 20.
+    expect(board.locator("tr", has_text="Meena").locator("td").first).to_have_text("20")
+    assert [e["winner"] for e in game.as_document()["history"]] == ["Asha"]
+    # The next undo offered is deal 1's.
+    board.get_by_text("Undo last deal").click()
+    expect(board.get_by_role("button", name="Yes, undo deal 1")).to_be_visible()
+
+
+def test_a_finished_game_offers_undo_of_the_deal_that_ended_it(phone):
+    page = phone
+    history = [deal("Asha", Ravi=80), deal("Asha", Ravi=80)]
+    game = Game.create("pool", {"pool_limit": 101}, ["Asha", "Ravi"], history=history)
+    page.goto(game.get_absolute_url())
+    board = page.locator("#board")
+    expect(board).to_contain_text("Asha wins")
+    board.get_by_text("Undo last deal").click()
+    board.get_by_role("button", name="Yes, undo deal 2").click()
+    expect(board.locator(".meta")).to_contain_text("1 deal played")
+    expect(page.locator("#deal-entry").get_by_role("button", name="Save deal 2")).to_be_visible()
