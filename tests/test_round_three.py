@@ -1,6 +1,7 @@
 """A family evening, round three (issue 38): what a Tamil-speaking family tripped over."""
 
 import json
+from urllib.parse import unquote
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -160,3 +161,19 @@ def test_undo_last_deal_posts_the_version_and_a_stale_one_undoes_nothing():
     assert game.events.count() == 2
     assert client.post(action, {"version": str(revision(game))}).status_code == 302
     assert game.events.count() == 1
+
+
+# ---------------------------------------------------------------- 6. smaller ones
+
+
+@pytest.mark.parametrize("kind", ["csv", "json"])
+def test_a_game_named_in_tamil_downloads_under_its_whole_name(kind):
+    client = Client()
+    game = Game.create("pool", {}, ["Asha", "Ravi"], name="இரவு ஆட்டம்")
+    response = client.get(f"/g/{game.edit_token}/game.{kind}")
+    disposition = response["Content-Disposition"]
+    assert disposition.startswith(f"attachment; filename=\"game.{kind}\"; filename*=UTF-8''")
+    assert unquote(disposition.split("''", 1)[1]) == f"இரவு-ஆட்டம்.{kind}"
+    english = Game.create("pool", {}, ["Asha", "Ravi"], name="Diwali pool")
+    plain = client.get(f"/w/{english.view_token}/game.{kind}")["Content-Disposition"]
+    assert plain == f'attachment; filename="diwali-pool.{kind}"'

@@ -367,7 +367,7 @@ def upload(request, token):
 def download_table(request, token, can_edit):
     table = get_table_or_404(token, can_edit)
     body = game_json.dumps(tables.export(table))
-    return download(table.name or "table", body, "application/json", "json")
+    return download(table.name, body, "application/json", "json", fallback="table")
 
 
 @require_safe
