@@ -273,6 +273,96 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const drift = form.querySelector(".drift");
   if (drift) drift.hidden = false;
 });
+// A pull-to-refresh or a reload mid-deal: what was typed is kept on this phone
+// (sessionStorage, by game and the revision the form was made for) and offered
+// back in the new page's form. Saved, or another phone's deal saved, it is gone.
+(() => {
+  const form = () => document.querySelector("#deal-entry form.deal-form");
+  const keyOf = (shown) => {
+    const version = shown && shown.querySelector("input[name=version]");
+    return version ? `typed-deal:${location.pathname}:${version.value}` : null;
+  };
+  const typedIn = (shown) => {
+    const typed = [];
+    let any = false;
+    for (const control of shown.elements) {
+      if (!control.name || control.type === "hidden" || control.tagName === "BUTTON") continue;
+      if (control.type === "radio" || control.type === "checkbox") {
+        if (!control.checked) continue;
+        typed.push([control.name, control.value]);
+        if (control.type === "checkbox" || control.name === "winner" || control.value !== "points") any = true;
+      } else if (control.value) {
+        typed.push([control.name, control.value]);
+        any = true;
+      }
+    }
+    return any ? typed : null;
+  };
+  const keep = (event) => {
+    const shown = form();
+    if (!shown || !shown.contains(event.target)) return;
+    const key = keyOf(shown);
+    const typed = typedIn(shown);
+    try {
+      if (typed) sessionStorage.setItem(key, JSON.stringify(typed));
+      else sessionStorage.removeItem(key);
+    } catch {
+      // no storage (a private window that refuses it): nothing is kept
+    }
+  };
+  document.addEventListener("input", keep);
+  document.addEventListener("change", keep);
+  const forget = () => {
+    try {
+      for (const key of Object.keys(sessionStorage)) {
+        if (key.startsWith(`typed-deal:${location.pathname}:`)) sessionStorage.removeItem(key);
+      }
+    } catch {
+      // nothing was kept
+    }
+  };
+  // The deal saved (its form's post answered 2xx): nothing to offer back.
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const from = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (event.detail.successful && from && from.matches && from.matches("form.deal-form")) forget();
+  });
+  const offer = () => {
+    const shown = form();
+    const callout = shown && shown.querySelector(".typed-back");
+    if (!callout) return;
+    let kept = null;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(keyOf(shown)) || "null");
+    } catch {
+      kept = null;
+    }
+    if (!kept) {
+      forget(); // typed against another revision: the deal it was for is saved or moved on
+      return;
+    }
+    // The browser may have put some of it back itself (a radio): offered if any is missing.
+    if (JSON.stringify(kept) === JSON.stringify(typedIn(shown))) return;
+    callout.hidden = false;
+    callout.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-typed-back]");
+      if (!button) return;
+      if (button.dataset.typedBack === "fill") {
+        for (const [name, value] of kept) {
+          const control = [...shown.elements].find((c) => c.name === name &&
+            (c.type === "radio" || c.type === "checkbox" ? c.value === value : true));
+          if (!control) continue;
+          if (control.type === "radio" || control.type === "checkbox") control.checked = true;
+          else control.value = value;
+        }
+      } else {
+        forget();
+      }
+      callout.hidden = true;
+    });
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", offer);
+  else offer();
+})();
 // A deal saved is answered with a step (templates/tracker/game.html, "step"):
 // the new row added first in the history. A board fetched just before the
 // answer came (another phone's poll, the pushed update) may have it already:

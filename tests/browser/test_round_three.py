@@ -209,3 +209,44 @@ def test_a_finished_game_offers_undo_of_the_deal_that_ended_it(phone):
     board.get_by_role("button", name="Yes, undo deal 2").click()
     expect(board.locator(".meta")).to_contain_text("1 deal played")
     expect(page.locator("#deal-entry").get_by_role("button", name="Save deal 2")).to_be_visible()
+
+
+# ---------------------------------------------------------------- 6. smaller ones
+
+
+def test_a_reload_mid_deal_offers_back_what_was_typed_on_this_phone(phone):
+    page = phone
+    game = Game.create("pool", {"pool_limit": 101}, ["Asha", "Ravi", "Meena"])
+    page.goto(game.get_absolute_url())
+    form = page.locator("#deal-entry")
+    form.locator("label.win", has_text="Asha").click()
+    form.locator(".deal-row", has_text="Ravi").locator(".points input").fill("34")
+    form.locator(".deal-row", has_text="Meena").locator("label.word", has_text="First drop").click()
+    page.reload()  # a pull to refresh
+    offer = form.locator(".typed-back")
+    expect(offer).to_contain_text("This phone kept what was typed for this deal")
+    expect(form.locator(".deal-row", has_text="Ravi").locator(".points input")).to_have_value("")
+    offer.get_by_role("button", name="Fill it in again").click()
+    expect(offer).to_be_hidden()
+    expect(form.locator(".deal-row", has_text="Ravi").locator(".points input")).to_have_value("34")
+    form.get_by_role("button", name="Save deal 1").click()
+    expect(page.locator("#board .meta")).to_contain_text("1 deal played")
+    assert game.state().rows[-1].results == {"Ravi": 34, "Meena": "first_drop"}
+    # Saved: a reload offers nothing.
+    page.reload()
+    expect(page.get_by_role("button", name="Save deal 2")).to_be_visible()
+    expect(form.locator(".typed-back")).to_be_hidden()
+
+
+def test_discarding_what_was_kept_forgets_it(phone):
+    page = phone
+    game = Game.create("pool", {"pool_limit": 101}, ["Asha", "Ravi"])
+    page.goto(game.get_absolute_url())
+    page.locator("#deal-entry .deal-row", has_text="Ravi").locator(".points input").fill("12")
+    page.reload()
+    offer = page.locator("#deal-entry .typed-back")
+    offer.get_by_role("button", name="Discard it").click()
+    expect(offer).to_be_hidden()
+    page.reload()
+    expect(page.get_by_role("button", name="Save deal 1")).to_be_visible()
+    expect(offer).to_be_hidden()
