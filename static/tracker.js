@@ -12,6 +12,21 @@ document.addEventListener("change", (event) => {
   const box = word.closest(".result").querySelector(".points input");
   if (box) box.value = "";
 });
+// After a warning to confirm (a drop for a player who must play), any change to
+// a result takes the confirmation back: Save says plainly what it does again,
+// and a drop chosen again is warned of again by the server.
+const unconfirm = (event) => {
+  const form = event.target.closest && event.target.closest("form.deal-form");
+  const confirm = form && form.querySelector("input[name=confirm]");
+  if (!confirm || !event.target.closest(".result")) return;
+  const callout = confirm.closest(".callout");
+  if (callout) callout.remove();
+  else confirm.remove();
+  const save = form.querySelector("button[data-plain]");
+  if (save) save.textContent = save.dataset.plain;
+};
+document.addEventListener("input", unconfirm);
+document.addEventListener("change", unconfirm);
 // Tapping the winner moves the thumb to the first player still to score.
 document.addEventListener("change", (event) => {
   if (event.target.name !== "winner") return;
@@ -328,7 +343,7 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   });
   const offer = () => {
     const shown = form();
-    const callout = shown && shown.querySelector(".typed-back");
+    const callout = shown && document.querySelector("#deal-entry .typed-back");
     if (!callout) return;
     let kept = null;
     try {

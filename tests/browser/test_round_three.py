@@ -250,3 +250,30 @@ def test_discarding_what_was_kept_forgets_it(phone):
     page.reload()
     expect(page.get_by_role("button", name="Save deal 1")).to_be_visible()
     expect(offer).to_be_hidden()
+
+
+def test_after_the_must_play_prompt_points_instead_of_the_drop_save_plainly(phone):
+    page = phone
+    # Ravi on 85 in pool 101: a first drop (20) puts him out (105), so the form asks first.
+    game = Game.create(
+        "pool",
+        {"pool_limit": 101},
+        ["Asha", "Ravi", "Meena"],
+        history=[deal("Asha", Ravi=80, Meena=10), deal("Meena", Asha=5, Ravi=5)],
+    )
+    page.goto(game.get_absolute_url())
+    form = page.locator("#deal-entry")
+    ravi = form.locator(".deal-row", has_text="Ravi")
+    form.locator("label.win", has_text="Meena").click()
+    ravi.locator("label.word", has_text="First drop").click()
+    form.locator(".deal-row", has_text="Asha").locator(".points input").fill("7")
+    form.get_by_role("button", name="Save deal 3").click()
+    save = form.get_by_role("button", name="Save deal 3 with the drop")
+    expect(save).to_be_visible()
+    expect(form).to_contain_text("Ravi has no drops left (must play)")
+    ravi.locator(".points input").fill("30")
+    expect(form.get_by_role("button", name="Save deal 3", exact=True)).to_be_visible()
+    expect(form).not_to_contain_text("must play")
+    form.get_by_role("button", name="Save deal 3", exact=True).click()
+    expect(page.locator("#board .meta")).to_contain_text("3 deals played")
+    assert game.state().rows[-1].results == {"Asha": 7, "Ravi": 30}
