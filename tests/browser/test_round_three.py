@@ -277,3 +277,18 @@ def test_after_the_must_play_prompt_points_instead_of_the_drop_save_plainly(phon
     form.get_by_role("button", name="Save deal 3", exact=True).click()
     expect(page.locator("#board .meta")).to_contain_text("3 deals played")
     assert game.state().rows[-1].results == {"Asha": 7, "Ravi": 30}
+
+
+def test_count_cards_is_not_offered_on_the_winners_row(phone):
+    page = phone
+    game = Game.create("points", {}, ["Asha", "Ravi", "Meena"])
+    page.goto(game.get_absolute_url())
+    form = page.locator("#deal-entry")
+    count = form.get_by_role("link", name=re.compile("Count .*cards"))
+    expect(count).to_have_count(3)
+    form.locator("label.win", has_text="Ravi").click()
+    expect(count).to_have_count(2)
+    expect(form.locator(".deal-row", has_text="Ravi").get_by_role("link")).to_have_count(0)
+    form.locator("label.win", has_text="Asha").click()
+    expect(form.locator(".deal-row", has_text="Ravi").get_by_role("link")).to_have_count(1)
+    expect(form.locator(".deal-row", has_text="Asha").get_by_role("link")).to_have_count(0)
