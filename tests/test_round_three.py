@@ -1,6 +1,7 @@
 """A family evening, round three (issue 38): what a Tamil-speaking family tripped over."""
 
 import json
+import re
 from urllib.parse import unquote
 
 import pytest
@@ -10,6 +11,7 @@ from django.utils import translation
 
 from tracker.models import Game
 
+from .languages import LOCALE
 from .test_tables import finish_pool, make_table, table_game, version
 from .test_views import revision, text
 
@@ -177,3 +179,34 @@ def test_a_game_named_in_tamil_downloads_under_its_whole_name(kind):
     english = Game.create("pool", {}, ["Asha", "Ravi"], name="Diwali pool")
     plain = client.get(f"/w/{english.view_token}/game.{kind}")["Content-Disposition"]
     assert plain == f'attachment; filename="diwali-pool.{kind}"'
+
+
+# The one word for a family's table in each language (locale/*/README.md), as
+# its inflected forms begin: டேபிளில், டேபிளின் ...
+TABLE_WORD = {"hi": "टेबल", "ta": "டேபிள", "te": "టేబుల"}
+# A CSV file's table of events is another table (a grid): அட்டவணை, పట్టిక.
+GRID = ("the table of events", "come before the table")
+
+
+@pytest.mark.parametrize("language", sorted(TABLE_WORD))
+def test_a_family_table_is_one_word_in_each_language(language):
+    po = (LOCALE / language / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    other = []
+    for entry in po.split("\n\n"):
+        msgid = re.search(r'^msgid "(.*)"$', entry, re.M)
+        if not msgid or not re.search(r"\btables?\b", msgid.group(1), re.I):
+            continue
+        if any(grid in msgid.group(1) for grid in GRID):
+            continue
+        said = re.findall(r'^msgstr(?:\[\d\])? "(.*)"$', entry, re.M)
+        if not all(TABLE_WORD[language] in text for text in said):
+            other.append((msgid.group(1), said))
+    assert not other
+
+
+def test_the_tables_share_line_says_table_as_its_pages_do():
+    client = Client(HTTP_ACCEPT_LANGUAGE="ta")
+    table = make_table(client)
+    page = text(client.get(table.get_absolute_url()))
+    assert "எங்கள் ரம்மி டேபிளில் விளையாடுங்கள்: Nani&#x27;s table" in page
+    assert "மேசை" not in page
