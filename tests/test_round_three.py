@@ -12,7 +12,7 @@ from django.utils import translation
 from tracker.models import Game
 
 from .languages import LOCALE
-from .test_tables import finish_pool, make_table, table_game, version
+from .test_tables import finish_pool, make_table, member_ids, table_game, version
 from .test_views import revision, text
 
 pytestmark = pytest.mark.django_db
@@ -210,3 +210,27 @@ def test_the_tables_share_line_says_table_as_its_pages_do():
     page = text(client.get(table.get_absolute_url()))
     assert "எங்கள் ரம்மி டேபிளில் விளையாடுங்கள்: Nani&#x27;s table" in page
     assert "மேசை" not in page
+
+
+def ticked(page):
+    return re.findall(r'name="seat" value="(\d+)" checked', page)
+
+
+def test_the_first_new_game_of_a_table_ticks_every_member():
+    client = Client()
+    six = ["Asha", "Ravi", "Meena", "Kiran", "Karthik", "Lata"]
+    table = make_table(client, members=six)
+    page = text(client.get(f"/t/{table.edit_token}/new/"))
+    assert sorted(ticked(page)) == sorted(member_ids(table, *six))
+    # Once a game was played, it ticks that game's players.
+    table_game(client, table, ["Asha", "Lata"])
+    page = text(client.get(f"/t/{table.edit_token}/new/"))
+    assert sorted(ticked(page)) == sorted(member_ids(table, "Asha", "Lata"))
+
+
+def test_a_table_of_twelve_ticks_the_first_ten_a_game_can_seat():
+    client = Client()
+    twelve = [f"Player {n}" for n in range(1, 13)]
+    table = make_table(client, members=twelve)
+    page = text(client.get(f"/t/{table.edit_token}/new/"))
+    assert sorted(ticked(page)) == sorted(member_ids(table, *twelve[:10]))
