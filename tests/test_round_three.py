@@ -234,3 +234,36 @@ def test_a_table_of_twelve_ticks_the_first_ten_a_game_can_seat():
     table = make_table(client, members=twelve)
     page = text(client.get(f"/t/{table.edit_token}/new/"))
     assert sorted(ticked(page)) == sorted(member_ids(table, *twelve[:10]))
+
+
+def test_a_table_offers_the_csv_sheet_of_its_games_and_stats():
+    client = Client()
+    table = make_table(client)
+    pool = table_game(client, table, ["Asha", "Ravi"], entry_fee="10", name="Diwali pool")
+    finish_pool(client, pool, "Asha", "Ravi")
+    table_game(client, table, ["Meena", "Kiran"], fmt="points")
+    page = text(client.get(table.get_view_url()))
+    assert f'href="/tw/{table.view_token}/table.csv" download>CSV (spreadsheet)</a>' in page
+    response = client.get(f"/tw/{table.view_token}/table.csv")
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="nanis-table.csv"'
+    day = pool.created_at.date().isoformat()
+    # Asha won the pot of 20 having paid 10: +10; Ravi -10. Two deals, both Asha's.
+    assert response.content.decode("utf-8-sig") == (
+        "table,Nani's table\r\n"
+        "members,Asha,Ravi,Meena,Kiran\r\n"
+        "\r\n"
+        "game,date,format,players,status,winner,"
+        "Asha money,Ravi money,Meena money,Kiran money\r\n"
+        f"Diwali pool,{day},Pool 101,Asha; Ravi,finished,Asha,10.00,-10.00,,\r\n"
+        f"Points rummy,{day},Points at ₹1.00,Meena; Kiran,in progress,,,,,\r\n"
+        "\r\n"
+        "member,games,wins,deals,deals won,drops,wrong shows,full counts,money\r\n"
+        "Asha,1,1,2,2,0,0,0,10.00\r\n"
+        "Ravi,1,0,2,0,0,0,0,-10.00\r\n"
+        "Meena,1,0,0,0,0,0,0,0.00\r\n"
+        "Kiran,1,0,0,0,0,0,0,0.00\r\n"
+        "\r\n"
+        "pays,to,amount\r\n"
+        "Ravi,Asha,10.00\r\n"
+    )

@@ -17,7 +17,7 @@ from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext, ngettext
 
 from . import rules
-from .documents import game_csv, game_json, stats
+from .documents import game_csv, game_json, stats, table_csv
 from .models import Game, MemberError, Table
 
 SCHEMA = "rummy-tracker.table/1"
@@ -84,6 +84,23 @@ def export(table):
         "games": docs,
         "stats": stats.stats_of_documents(members, docs),
     }
+
+
+def sheet(table):
+    """The table's CSV sheet (documents/table_csv.py): its games oldest first, who
+    is ahead, the settle-up; the games' names and formats as the document has them."""
+    figures, games, found = table_stats(table)
+    rows = [
+        (
+            game.name,
+            game.created_at.date().isoformat(),
+            str(rules.FORMATS[game.format].listing_label(game.rules)),
+            summary,
+        )
+        for game, summary in zip(games, found, strict=True)
+    ]
+    for_money = any(summary["for_money"] for summary in found)
+    return table_csv.write_csv(table.name, table.member_names(), rows, figures, for_money)
 
 
 def games_in(doc):
