@@ -231,6 +231,8 @@ if ("serviceWorker" in navigator) {
   if (kept) goOffline();
   window.addEventListener("offline", goOffline);
   window.addEventListener("online", () => askServer(3));
+  // The stream's word came (tracker.js, pushed updates below): the server is reached.
+  document.addEventListener("tracker:server-reached", () => { if (offline && !kept) backOnline(); });
   setInterval(() => { if (offline && !kept) askServer(); }, 5000);
   // The live poll (every 2 s) tells whether the server can be reached.
   document.addEventListener("htmx:sendError", goOffline);
@@ -528,6 +530,7 @@ document.addEventListener("click", (event) => {
     watchdog = setTimeout(fail, OPEN_WITHIN_MS);
     source.onmessage = (event) => {
       clearTimeout(watchdog);
+      document.dispatchEvent(new Event("tracker:server-reached")); // the offline notice goes
       failures = 0;
       streaming = true;
       latest = event.data;
