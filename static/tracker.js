@@ -12,6 +12,21 @@ document.addEventListener("change", (event) => {
   const box = word.closest(".result").querySelector(".points input");
   if (box) box.value = "";
 });
+// After a warning to confirm (a drop for a player who must play), any change to
+// a result takes the confirmation back: Save says plainly what it does again,
+// and a drop chosen again is warned of again by the server.
+const unconfirm = (event) => {
+  const form = event.target.closest && event.target.closest("form.deal-form");
+  const confirm = form && form.querySelector("input[name=confirm]");
+  if (!confirm || !event.target.closest(".result")) return;
+  const callout = confirm.closest(".callout");
+  if (callout) callout.remove();
+  else confirm.remove();
+  const save = form.querySelector("button[data-plain]");
+  if (save) save.textContent = save.dataset.plain;
+};
+document.addEventListener("input", unconfirm);
+document.addEventListener("change", unconfirm);
 // Tapping the winner moves the thumb to the first player still to score.
 document.addEventListener("change", (event) => {
   if (event.target.name !== "winner") return;
@@ -22,17 +37,37 @@ document.addEventListener("change", (event) => {
     if (box && !box.value) { box.focus({ preventScroll: false }); break; }
   }
 });
-// Copy a share link; the button says so (in the page's language) for 2 s.
+// Copy a share link and say so in the page's language: the button for 2 s, and
+// the line under the link. The clipboard API needs a secure context (HTTPS or
+// localhost): on `make run`'s address on the home network (plain HTTP) the link
+// is selected and copied the older way; where that fails too, it is left
+// selected and the line says to press and hold it (the phone's own Copy).
 const copyLink = (field, button) => {
-  const label = button.textContent;
-  const done = () => {
+  const said = document.getElementById(`${field.id}-said`);
+  const label = button.dataset.label || button.textContent;
+  button.dataset.label = label;
+  const say = (copied) => {
+    if (said) said.textContent = copied ? said.dataset.copied : said.dataset.hold;
+    if (!copied) return;
     button.textContent = button.dataset.copied;
     setTimeout(() => { button.textContent = label; }, 2000);
   };
-  if (navigator.clipboard) {
-    navigator.clipboard.writeText(field.value).then(done, () => { field.select(); });
-  } else {
+  const selectAndCopy = () => {
+    field.focus();
     field.select();
+    field.setSelectionRange(0, field.value.length);
+    let copied = false;
+    try {
+      copied = document.execCommand("copy");
+    } catch {
+      copied = false;
+    }
+    say(copied);
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(field.value).then(() => say(true), selectAndCopy);
+  } else {
+    selectAndCopy();
   }
 };
 document.addEventListener("click", (event) => {
@@ -57,6 +92,13 @@ document.addEventListener("click", (event) => {
     navigator.share(shared).catch(() => {}); // closed without sharing: nothing to do
   } else {
     copyLink(field, button);
+  }
+});
+// A name cut short in the stats ("Lakshmi Nar…"): a tap shows it whole, another cuts it again.
+document.addEventListener("click", (event) => {
+  const name = event.target.closest("table.stats .who");
+  if (name && (name.scrollWidth > name.clientWidth || name.classList.contains("whole"))) {
+    name.classList.toggle("whole");
   }
 });
 // Links that open a form in place (a deal's Edit, Split the pot, Count cards):
@@ -172,15 +214,26 @@ if ("serviceWorker" in navigator) {
       describedBy(link, false);
     }
   };
-  // A kept copy loads afresh once the server answers (not merely when the
-  // phone says it is online: the Wi-Fi can be up with the server out of reach).
-  const askServer = () => {
-    fetch(location.pathname, { method: "HEAD", cache: "no-store" })
-      .then((response) => { if (response.ok) location.reload(); }, () => {});
+  // Back once the server answers (not merely when the phone says it is online:
+  // the Wi-Fi can be up with the server out of reach): a kept copy loads afresh,
+  // a page that went offline lifts its notice. Asked at once when the phone is
+  // online again (and again every 0.5 s for 2 s: the event can come a moment
+  // before the network carries a request), and every 5 s while offline: a page
+  // with no live poll (a table, a finished game) or with a stream that died
+  // unnoticed would otherwise wait for a reload.
+  const askServer = (again = 0) => {
+    fetch(location.pathname, { method: "HEAD", cache: "no-store" }).then((response) => {
+      if (!response.ok) return;
+      if (kept) location.reload();
+      else backOnline();
+    }, () => { if (again > 0) setTimeout(() => askServer(again - 1), 500); });
   };
   if (kept) goOffline();
   window.addEventListener("offline", goOffline);
-  window.addEventListener("online", () => { if (kept) askServer(); });
+  window.addEventListener("online", () => askServer(3));
+  // The stream's word came (tracker.js, pushed updates below): the server is reached.
+  document.addEventListener("tracker:server-reached", () => { if (offline && !kept) backOnline(); });
+  setInterval(() => { if (offline && !kept) askServer(); }, 5000);
   // The live poll (every 2 s) tells whether the server can be reached.
   document.addEventListener("htmx:sendError", goOffline);
   document.addEventListener("htmx:afterRequest", (event) => {
@@ -237,6 +290,96 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   const drift = form.querySelector(".drift");
   if (drift) drift.hidden = false;
 });
+// A pull-to-refresh or a reload mid-deal: what was typed is kept on this phone
+// (sessionStorage, by game and the revision the form was made for) and offered
+// back in the new page's form. Saved, or another phone's deal saved, it is gone.
+(() => {
+  const form = () => document.querySelector("#deal-entry form.deal-form");
+  const keyOf = (shown) => {
+    const version = shown && shown.querySelector("input[name=version]");
+    return version ? `typed-deal:${location.pathname}:${version.value}` : null;
+  };
+  const typedIn = (shown) => {
+    const typed = [];
+    let any = false;
+    for (const control of shown.elements) {
+      if (!control.name || control.type === "hidden" || control.tagName === "BUTTON") continue;
+      if (control.type === "radio" || control.type === "checkbox") {
+        if (!control.checked) continue;
+        typed.push([control.name, control.value]);
+        if (control.type === "checkbox" || control.name === "winner" || control.value !== "points") any = true;
+      } else if (control.value) {
+        typed.push([control.name, control.value]);
+        any = true;
+      }
+    }
+    return any ? typed : null;
+  };
+  const keep = (event) => {
+    const shown = form();
+    if (!shown || !shown.contains(event.target)) return;
+    const key = keyOf(shown);
+    const typed = typedIn(shown);
+    try {
+      if (typed) sessionStorage.setItem(key, JSON.stringify(typed));
+      else sessionStorage.removeItem(key);
+    } catch {
+      // no storage (a private window that refuses it): nothing is kept
+    }
+  };
+  document.addEventListener("input", keep);
+  document.addEventListener("change", keep);
+  const forget = () => {
+    try {
+      for (const key of Object.keys(sessionStorage)) {
+        if (key.startsWith(`typed-deal:${location.pathname}:`)) sessionStorage.removeItem(key);
+      }
+    } catch {
+      // nothing was kept
+    }
+  };
+  // The deal saved (its form's post answered 2xx): nothing to offer back.
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const from = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (event.detail.successful && from && from.matches && from.matches("form.deal-form")) forget();
+  });
+  const offer = () => {
+    const shown = form();
+    const callout = shown && document.querySelector("#deal-entry .typed-back");
+    if (!callout) return;
+    let kept = null;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(keyOf(shown)) || "null");
+    } catch {
+      kept = null;
+    }
+    if (!kept) {
+      forget(); // typed against another revision: the deal it was for is saved or moved on
+      return;
+    }
+    // The browser may have put some of it back itself (a radio): offered if any is missing.
+    if (JSON.stringify(kept) === JSON.stringify(typedIn(shown))) return;
+    callout.hidden = false;
+    callout.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-typed-back]");
+      if (!button) return;
+      if (button.dataset.typedBack === "fill") {
+        for (const [name, value] of kept) {
+          const control = [...shown.elements].find((c) => c.name === name &&
+            (c.type === "radio" || c.type === "checkbox" ? c.value === value : true));
+          if (!control) continue;
+          if (control.type === "radio" || control.type === "checkbox") control.checked = true;
+          else control.value = value;
+        }
+      } else {
+        forget();
+      }
+      callout.hidden = true;
+    });
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", offer);
+  else offer();
+})();
 // A deal saved is answered with a step (templates/tracker/game.html, "step"):
 // the new row added first in the history. A board fetched just before the
 // answer came (another phone's poll, the pushed update) may have it already:
@@ -389,6 +532,7 @@ document.addEventListener("click", (event) => {
     watchdog = setTimeout(fail, OPEN_WITHIN_MS);
     source.onmessage = (event) => {
       clearTimeout(watchdog);
+      document.dispatchEvent(new Event("tracker:server-reached")); // the offline notice goes
       failures = 0;
       streaming = true;
       latest = event.data;
@@ -432,9 +576,12 @@ document.addEventListener("click", (event) => {
   document.addEventListener("htmx:sendError", () => {
     if (source) fail();
   });
+  // Back online: the stream is opened anew (one kept through the outage may
+  // be dead without a word); its first event fetches the part if it moved.
   window.addEventListener("online", () => {
     failures = 0;
-    if (!source) open();
+    close();
+    open();
   });
   document.addEventListener("focusout", () => {
     if (!waitingForTyping) return;

@@ -32,11 +32,12 @@ def test_deals_with_an_entry_fee_shows_the_prize_and_who_won_how_much():
     post_deal(client, game, "Asha", Ravi=20, Meena=30)
     post_deal(client, game, "Asha", Ravi=10, Meena=40)
     page = text(client.get(game.get_absolute_url()))
-    # Asha won both deals: Ravi and Meena pay her 50 each, 100 in all.
-    assert "Asha wins ₹100.00!" in page
+    # Asha won both deals: Ravi and Meena pay her 50 each, 100 in all; with her
+    # own 50 that is the prize of 150, and the banner says which figure is which.
+    assert "Asha wins the prize of ₹150.00: ₹100.00 more than the ₹50.00 entry fee!" in page
     assert "<strong>Ravi</strong> pays <strong>Asha</strong> ₹50.00" in page
     assert "<strong>Meena</strong> pays <strong>Asha</strong> ₹50.00" in page
-    assert "prize" not in page
+    assert "· prize" not in page  # the prize still to win is gone from the line
 
 
 def test_deals_for_fun_shows_no_prize():

@@ -21,7 +21,8 @@ def finish(client, game):
 
 def money_cell(page, name):
     """The Money column (the ninth) of a member's row in the stats."""
-    row = re.search(rf'<th scope="row">{name}</th>((?:<td class="num">[^<]*</td>)+)', page)
+    name_cell = rf'<th scope="row"><span class="who"[^>]*>{name}</span></th>'
+    row = re.search(rf'{name_cell}((?:<td class="num">[^<]*</td>)+)', page)
     return re.findall(r'<td class="num">([^<]*)</td>', row.group(1))[7]
 
 

@@ -125,7 +125,8 @@ def test_the_stats_change_when_a_game_finishes():
     page = text(client.get(table.get_absolute_url()))
     # In progress: a game and deals counted, no money yet.
     assert re.search(
-        r"<th scope=\"row\">Ravi</th><td class=\"num\">1</td><td class=\"num\">0</td>"
+        r"<th scope=\"row\"><span class=\"who\" title=\"Ravi\">Ravi</span></th>"
+        r"<td class=\"num\">1</td><td class=\"num\">0</td>"
         r"<td class=\"num\">1</td><td class=\"num\">1</td>",
         page,
     )
@@ -135,7 +136,7 @@ def test_the_stats_change_when_a_game_finishes():
     # Ravi won the pot of 20, having paid 10 in: +10; Asha -10. The table plays
     # for money (an entry fee): shown in rupees.
     assert re.search(
-        r"Ravi</th>(<td class=\"num\">[^<]*</td>){7}<td class=\"num\">₹10.00</td>", page
+        r"Ravi</span></th>(<td class=\"num\">[^<]*</td>){7}<td class=\"num\">₹10.00</td>", page
     )
     assert "<strong>Asha</strong> pays <strong>Ravi</strong> ₹10.00" in page
     svg = client.get(f"/t/{table.edit_token}/wins.svg").content.decode()

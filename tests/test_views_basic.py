@@ -281,7 +281,7 @@ def test_settlement_at_the_end(client):
     page = text(client.get(game.get_view_url()))
     # Ravi pays (33 - 18) x 0.25 = 3.75.
     assert "<strong>Ravi</strong> pays <strong>Asha</strong> ₹3.75" in page
-    assert "Asha wins!" in page
+    assert "Asha wins and is paid ₹3.75 in all!" in page
 
 
 # ------------------------------------------------------------ editing

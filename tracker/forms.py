@@ -741,7 +741,8 @@ class TableGameForm(NewGameForm):
         self.members = members
         data = data if data is not None else values
         if data is None:
-            wanted = set(ticked or []) or {m.pk for m in members[:4]}
+            # No game yet: everyone (a game seats at most MAX_PLAYERS).
+            wanted = set(ticked or []) or {m.pk for m in members[: rules.MAX_PLAYERS]}
             self.chosen = {m.pk for m in members if m.pk in wanted}
             self.dealer_id = next((m.pk for m in members if m.pk in self.chosen), None)
             self.unknown = False

@@ -30,21 +30,44 @@ def translate(template, params=None):
 
 def game_name(name, fmt, game_rules):
     """A game's name as the reader reads it: a name left as its format's default
-    ("Pool 101", "Points rummy", and "Pool 101 2" after Play again) in the active
+    ("Pool 101", "Points rummy", and "Pool 101 · 2" after Play again) in the active
     language; a name the family typed, as typed."""
-    spec = FORMATS.get(fmt)
-    try:
-        default = spec.default_name(game_rules) if spec else None
-    except (KeyError, TypeError):  # rules from before a rule existed
-        default = None
+    default = default_name(fmt, game_rules)
     if not default:
         return name
     if name == default:
         return phrase(default)
-    again = re.fullmatch(r"(.*\S) ([0-9]{1,6})", name)
-    if again and again.group(1) == default:
-        return f"{phrase(default)} {again.group(2)}"
-    return name
+    again = _played_again(name, default)
+    return name if again is None else f"{phrase(default)}{again[0]}{again[1]}"
+
+
+def default_name(fmt, game_rules):
+    """The name of a game of `fmt` left unnamed, a Phrase (its English words), or None."""
+    spec = FORMATS.get(fmt)
+    try:
+        return spec.default_name(game_rules) if spec else None
+    except (KeyError, TypeError):  # rules from before a rule existed
+        return None
+
+
+# What Play again puts between a default name and its number: " · " ("Pool 101 · 2"),
+# so the number is never read from the format's own (the 101); " " before that.
+AGAIN = (" · ", " ")
+
+
+def again_number(name, default):
+    """The number Play again put after the default name: 2 of "Pool 101 · 2" (or
+    "Pool 101 2"); None for any other name."""
+    again = _played_again(name, default)
+    return None if again is None else int(again[1])
+
+
+def _played_again(name, default):
+    for apart in AGAIN:
+        head, _, number = name.rpartition(apart)
+        if head == default and re.fullmatch("[0-9]{1,6}", number):
+            return apart, number
+    return None
 
 
 def phrase(value):

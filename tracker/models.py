@@ -185,7 +185,15 @@ class Game(Linked):
         return self.removed_at + KEEP_REMOVED if self.removed_at else None
 
     def again_name(self):
-        """The name "Play again" gives the next game: "Diwali pool 2", then 3 ..."""
+        """The name "Play again" gives the next game: "Diwali pool 2", then 3 ...; a
+        name left as its format's, "Pool 101 · 2", then 3: the number after a dot, so
+        the format's own numbers (101, "best of 2") are never counted on."""
+        default = i18n.default_name(self.format, self.rules)
+        if default and self.name == default:
+            return f"{default} · 2"
+        number = i18n.again_number(self.name, default) if default else None
+        if number is not None:
+            return f"{default} · {number + 1}"
         found = re.fullmatch(r"(.*\S) ([0-9]{1,6})", self.name)
         if found:
             return f"{found.group(1)} {int(found.group(2)) + 1}"[: game_json.MAX_NAME_LENGTH]

@@ -13,10 +13,10 @@ import json
 from django.conf import settings
 from django.db import transaction
 from django.db.models import prefetch_related_objects
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from . import i18n, rules
-from .documents import game_csv, game_json, stats
+from .documents import game_csv, game_json, stats, table_csv
 from .models import TABLE_FULL_EVENTS, TABLE_FULL_GAMES, Game, MemberError, Table
 
 SCHEMA = "rummy-tracker.table/1"
@@ -69,6 +69,23 @@ def export(table):
         "games": docs,
         "stats": stats.stats_of_documents(members, docs),
     }
+
+
+def sheet(table):
+    """The table's CSV sheet (documents/table_csv.py): its games oldest first, who
+    is ahead, the settle-up; the games' names and formats as the document has them."""
+    figures, games, found = table_stats(table)
+    rows = [
+        (
+            game.name,
+            game.created_at.date().isoformat(),
+            str(rules.FORMATS[game.format].listing_label(game.rules)),
+            summary,
+        )
+        for game, summary in zip(games, found, strict=True)
+    ]
+    for_money = any(summary["for_money"] for summary in found)
+    return table_csv.write_csv(table.name, table.member_names(), rows, figures, for_money)
 
 
 def games_in(doc):
@@ -166,11 +183,15 @@ def import_document(doc, created_from="", into=None, made_against=None, again=Fa
     return table
 
 
+def _names(games):
+    """The games as the reader reads their names: "“பூல் 101”, “Diwali pool”"."""
+    return ", ".join(f"“{game.shown_name}”" for game in games)
+
+
 class AlreadyHere(TableError):
     """An upload whose games are already in the table: nothing imported unless confirmed."""
 
     def __init__(self, games):
-        names = ", ".join(f"“{game.name}”" for game in games)
         super().__init__(
             ngettext(
                 "This game is already in the table (%(names)s), so nothing was imported. "
@@ -179,7 +200,22 @@ class AlreadyHere(TableError):
                 "To add them a second time, tick “Import it again” and choose the file again.",
                 len(games),
             )
-            % {"names": names}
+            % {"names": _names(games)}
+        )
+        self.games = games
+
+
+class BackAlready(TableError):
+    """A removed game whose copy was imported into its table since: put back, it
+    would count twice, so it stays removed (the copy is the game now)."""
+
+    def __init__(self, games):
+        super().__init__(
+            gettext(
+                "This game is already in the table (%(names)s), so it was not put back: "
+                "it would count twice."
+            )
+            % {"names": _names(games)}
         )
         self.games = games
 
@@ -217,6 +253,27 @@ def games_already_here(table, game_docs):
         if seen in wanted:
             found.append(game)
     return found
+
+
+def put_back(game):
+    """A removed game back in its table's list and stats, unless the table has the
+    same game already (imported from its saved file since): BackAlready."""
+    with transaction.atomic():
+        if game.locked().removed_at is None:  # the game, then its table, as Game.remove locks
+            return
+        table = game.table.locked()
+        names = game.seat_names()
+        doc = {
+            "players": names,
+            "format": game.format,
+            "rules": game.rules,
+            "first_dealer": names[game.first_dealer - 1],
+            "history": game.history(),
+        }
+        twins = [twin for twin in games_already_here(table, [doc]) if twin.pk != game.pk]
+        if twins:
+            raise BackAlready(twins)
+        game.put_back()
 
 
 def import_game(table, doc, created_from="", *, made_against, again=False):

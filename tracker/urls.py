@@ -50,6 +50,7 @@ urlpatterns = [
     path("t/<str:token>/again/<int:game>/", tables.play_again, name="play_again"),
     path("t/<str:token>/upload/", tables.upload, name="table_upload"),
     path("t/<str:token>/table.json", tables.download_table, EDIT, name="table_json"),
+    path("t/<str:token>/table.csv", tables.download_table_csv, EDIT, name="table_csv"),
     re_path(
         r"^t/(?P<token>[^/]+)/(?P<kind>wins|money)\.svg$", tables.chart, EDIT, name="table_chart"
     ),
@@ -58,6 +59,7 @@ urlpatterns = [
     ),
     path("tw/<str:token>/", tables.table_page, VIEW, name="watch_table"),
     path("tw/<str:token>/table.json", tables.download_table, VIEW, name="watch_table_json"),
+    path("tw/<str:token>/table.csv", tables.download_table_csv, VIEW, name="watch_table_csv"),
     re_path(
         r"^tw/(?P<token>[^/]+)/(?P<kind>wins|money)\.svg$",
         tables.chart,

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tracker.models import Table
+from tracker.models import Game, Table
 
 pytestmark = [pytest.mark.browser]
 
@@ -40,7 +40,10 @@ def held_one(page, held):
 def test_a_player_ticked_while_the_point_value_is_sent_stays_ticked(phone):
     page = phone
     table = Table.start("Sunday", ["Asha", "Ravi", "Meena", "Kiran", "Dev"])
+    # The last game's four are ticked: Dev is not.
+    Game.create("points", {}, ["Asha", "Ravi", "Meena", "Kiran"], table=table)
     page.goto(f"/t/{table.edit_token}/new/")
+    expect(page.get_by_label("Dev", exact=True)).not_to_be_checked()
     page.get_by_text("Points", exact=True).click()
     page.wait_for_load_state("networkidle")
     expect(page.get_by_label("Point value")).to_be_visible()
@@ -54,7 +57,7 @@ def test_a_player_ticked_while_the_point_value_is_sent_stays_ticked(phone):
     expect(page.get_by_label("Dev", exact=True)).to_be_checked()
     page.get_by_role("button", name="Start game").last.click()
     expect(page.get_by_role("heading", name=re.compile("Enter deal 1"))).to_be_visible()
-    game = table.games.get()
+    game = table.games.latest("pk")
     assert game.seat_names() == ["Asha", "Ravi", "Meena", "Kiran", "Dev"]
     assert game.rules["point_value"] == "0.5"
 

@@ -286,3 +286,23 @@ def test_while_the_servers_redis_is_down_the_page_polls_then_is_pushed_to_again(
             watcher.context.close()
         assert not problems, problems
         assert "Traceback" not in server.log_text()
+
+
+def test_the_phone_said_offline_while_its_stream_held_and_back_online_within_2_s(db, phones):
+    """A phone can say it is offline (a Wi-Fi hiccup) while its stream never
+    noticed: nothing polls, nothing fails. Its word that it is online again asks
+    the server at once (issue 38.5: it stayed Offline for minutes)."""
+    game = db.import_game(points_game_doc(name="Hiccup", deals=1))
+    scorer = phones()
+    scorer.page.goto(f"/g/{game['edit_token']}/")
+    board = scorer.page.locator("#board")
+    expect(board).to_have_attribute("hx-trigger", "revision-moved")
+    scorer.page.evaluate("window.dispatchEvent(new Event('offline'))")
+    notice = scorer.page.locator(".offline-notice")
+    expect(notice).to_be_visible()
+    save_button = scorer.page.locator("#deal-entry").get_by_role("button", name="Save deal 2")
+    expect(save_button).to_be_disabled()
+    scorer.page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(notice).to_have_count(0, timeout=2000)
+    expect(save_button).to_be_enabled()
+    expect(board).to_have_attribute("hx-trigger", "revision-moved")

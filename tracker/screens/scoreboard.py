@@ -7,6 +7,8 @@ game's format object (`state.spec`, see tracker/rules/base.py), so the
 template loops over them and never names a format.
 """
 
+from decimal import Decimal
+
 from django.utils.translation import gettext
 
 from ..i18n import phrase
@@ -244,9 +246,22 @@ def banner(state):
             return gettext("%(name)s wins the pot of %(pot)s!") % {"name": state.winner, "pot": pot}
         won = sum(amount for _, to, amount in state.settlement if to == state.winner)
         won -= sum(amount for paid, _, amount in state.settlement if paid == state.winner)
-        if won > 0 and not state.spec.settles:  # deals played for money
+        if won > 0 and state.spec.settles:  # basic for money: paid at the end, below
             amount = format_money(money(won), state.rules)
-            return gettext("%(name)s wins %(amount)s!") % {"name": state.winner, "amount": amount}
+            return gettext("%(name)s wins and is paid %(amount)s in all!") % {
+                "name": state.winner,
+                "amount": amount,
+            }
+        if won > 0:  # deals for money: the prize is every entry fee, the winner's own too
+            fee = Decimal(state.rules.get("entry_fee", "0"))
+            return gettext(
+                "%(name)s wins the prize of %(prize)s: %(net)s more than the %(fee)s entry fee!"
+            ) % {
+                "name": state.winner,
+                "prize": format_money(money(won + fee), state.rules),
+                "net": format_money(money(won), state.rules),
+                "fee": format_money(money(fee), state.rules),
+            }
         return gettext("%(name)s wins!") % {"name": state.winner}
     return gettext("Session ended. Settle up below.")
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from .. import i18n, rules
+from .. import i18n, rules, tables
 from ..forms import DealForm, JoinForm, SplitForm
 from ..models import Event, Game, StaleHistory
 from ..rules.money_format import plays_for_money
@@ -402,6 +402,13 @@ def put_back(request, token):
     game = Game.by_link(token, can_edit=True)
     if game is None or Game.objects.gone().filter(pk=game.pk).exists():
         raise Http404("No game has that link.")
-    game.put_back()
+    if game.table_id is None:
+        game.put_back()
+    else:
+        try:
+            tables.put_back(game)
+        except tables.BackAlready as twins:
+            messages.error(request, twins.message)
+            return redirect(game.table)
     messages.success(request, gettext("Put back “%(name)s”.") % {"name": game.shown_name})
     return redirect(game)

@@ -2,6 +2,9 @@
 form was made against, this browser's list of games and tables, the client's
 allowance of new games, and answering a page or its htmx part."""
 
+import re
+from urllib.parse import quote
+
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -118,8 +121,18 @@ def svg(body, cache_control="private, max-age=86400"):
     return response
 
 
-def download(name, body, content_type, extension):
+def download(name, body, content_type, extension, fallback="game"):
+    """A file to save, named after the game (or table): "diwali-pool.csv", and a
+    name in another script whole in it, "இரவு-ஆட்டம்.csv" (RFC 6266's filename*,
+    beside a plain filename for a browser that reads only that one)."""
     response = HttpResponse(body, content_type=content_type)
-    filename = slugify(name) or "game"
-    response["Content-Disposition"] = f'attachment; filename="{filename}.{extension}"'
+    plain = f"{slugify(name) or fallback}.{extension}"
+    disposition = f'attachment; filename="{plain}"'
+    if not name.isascii():
+        # Only what no file system refuses is dropped: slugify(allow_unicode=True)
+        # takes a Tamil word's vowel signs and pulli with it (இரவ-ஆடடம).
+        whole = "-".join(re.sub(r'[\\/:*?"<>|\x00-\x1f\x7f]+', " ", name).split()).strip(".-")
+        if whole:
+            disposition += f"; filename*=UTF-8''{quote(f'{whole}.{extension}', safe='')}"
+    response["Content-Disposition"] = disposition
     return response

@@ -161,6 +161,7 @@ def _page_context(request, table, can_edit, **extra):
         "show_links": _filter_links(request.path, "show", show, "format", fmt, SHOWN),
         "format_links": _filter_links(request.path, "format", fmt, "show", show, FORMAT_LINKS),
         "json_url": reverse(f"{prefix}table_json", args=[token]),
+        "csv_url": reverse(f"{prefix}table_csv", args=[token]),
         "wins_url": reverse(f"{prefix}table_chart", args=[token, "wins"]),
         "money_url": reverse(f"{prefix}table_chart", args=[token, "money"]),
         "view_qr_url": (
@@ -368,7 +369,15 @@ def download_table(request, token, can_edit):
     table = get_table_or_404(token, can_edit)
     # Compact: the largest table's document is written in a fraction of the time.
     body = game_json.dumps(tables.export(table), compact=True)
-    return download(table.name or "table", body, "application/json", "json")
+    return download(table.name, body, "application/json", "json", fallback="table")
+
+
+@require_safe
+def download_table_csv(request, token, can_edit):
+    table = get_table_or_404(token, can_edit)
+    # A byte-order mark, so spreadsheet programs read names in any script.
+    body = "\ufeff" + tables.sheet(table)
+    return download(table.name, body, "text/csv; charset=utf-8", "csv", fallback="table")
 
 
 @require_safe
