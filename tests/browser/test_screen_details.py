@@ -1,4 +1,6 @@
-"""A family evening, round three (issue 38), on a 360 px phone in Debian's chromium."""
+"""The small things a phone shows at 360 px: back online, Copy on plain HTTP, names
+that fit, Undo last deal, a deal kept over a reload, the Save button's words, Count
+cards."""
 
 import re
 import shutil

@@ -1,4 +1,5 @@
-"""A family evening, round three (issue 38): what a Tamil-speaking family tripped over."""
+"""A table's games and their copies, Play again's names, Undo last deal, downloads named
+in their own script, one word for a table, a table's New game and its CSV sheet."""
 
 import json
 import re
