@@ -11,6 +11,7 @@ number ("one hundred and one"), not digit by digit.
 
 from django.utils.translation import gettext, ngettext
 
+from ..i18n import full_stop
 from . import scoreboard
 
 
@@ -33,11 +34,12 @@ def sentence(state, change):
         rejoined = [r for r in state.rows if r.type == "rejoin" and r.player == change.get("name")]
         if rejoined:
             words = gettext("%(name)s rejoined at %(total)s")
-            parts.append(words % {"name": rejoined[-1].player, "total": rejoined[-1].start_total})
+            text = words % {"name": rejoined[-1].player, "total": rejoined[-1].start_total}
+            parts.append(full_stop(text))
     elif kind == "undone" and event in ("rejoin", "join", "sit_out", "sit_in", "leave"):
         parts.append(gettext("%(name)s's change undone.") % {"name": change.get("name")})
     elif kind == "undone" and event in ("split", "end"):
-        parts.append(gettext("The end of the game undone."))
+        parts.append(gettext("The game goes on again."))
     elif kind not in ("added", "changed", "undone", "put_back"):
         return ""
     if state.finished:
