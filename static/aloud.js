@@ -3,68 +3,76 @@
 // history (tracker/screens/said.py). Only for a board that comes in after a
 // change (data-said-for moved), never for a page opened or reloaded. The
 // switch is kept per phone and is off until turned on; without JavaScript, or
-// without speech synthesis, it stays hidden.
+// without speech synthesis, it stays hidden. The switch may be swapped with
+// the game's part (templates/tracker/read_aloud.html): it is set up again
+// after every swap, and its clicks are heard on the document.
 (() => {
   const KEY = "readAloud";
-  const box = document.querySelector(".read-aloud");
-  const button = document.getElementById("read-aloud");
-  if (!box || !button || !window.speechSynthesis || !window.SpeechSynthesisUtterance) return;
-  const lang = box.dataset.lang; // en-IN, hi-IN, ta-IN, te-IN
-  const base = lang.split("-")[0];
-  const notice = document.getElementById("no-voice");
-  const stored = () => {
-    try { return localStorage.getItem(KEY) === "on"; } catch { return false; }
+  if (!window.speechSynthesis || !window.SpeechSynthesisUtterance) return;
+  const synth = window.speechSynthesis;
+  let on = false;
+  try { on = localStorage.getItem(KEY) === "on"; } catch { /* storage off: off */ }
+  let missing = false; // no voice of the page's language: the notice stays shown
+  const lang = () => {
+    const box = document.querySelector(".read-aloud");
+    return box ? box.dataset.lang : document.documentElement.lang + "-IN";
   };
-  let on = stored();
-  const show = () => button.setAttribute("aria-pressed", on ? "true" : "false");
   // A voice of the page's language: Android lists languages whose voice is not
   // installed and reads them with an English voice, so the voice's own lang
   // must match. English takes any English voice; Hindi, Tamil and Telugu only theirs.
-  const voiceFor = () => {
-    const voices = window.speechSynthesis.getVoices() || [];
+  const voiceFor = (wanted) => {
     const named = (voice) => (voice.lang || "").replace("_", "-").toLowerCase();
-    return voices.find((v) => named(v) === lang.toLowerCase())
-      || voices.find((v) => named(v).split("-")[0] === base)
+    const voices = synth.getVoices() || [];
+    return voices.find((v) => named(v) === wanted.toLowerCase())
+      || voices.find((v) => named(v).split("-")[0] === wanted.split("-")[0])
       || null;
   };
-  const say = (text) => {
-    const voice = voiceFor();
-    if (!voice) {
-      if (notice) notice.hidden = false; // said once on screen, never in an English voice
-      return;
+  const show = () => {
+    const button = document.getElementById("read-aloud");
+    if (button) {
+      button.hidden = false;
+      button.setAttribute("aria-pressed", on ? "true" : "false");
     }
-    if (notice) notice.hidden = true;
-    const utterance = new SpeechSynthesisUtterance(text);
-    utterance.lang = lang;
-    utterance.voice = voice;
-    window.speechSynthesis.cancel(); // the newest change only, not a queue of old ones
-    window.speechSynthesis.speak(utterance);
+    const notice = document.getElementById("no-voice");
+    if (notice) notice.hidden = !(on && missing);
   };
-  const board = () => document.getElementById("board");
-  let saidFor = board() ? board().dataset.saidFor : null;
-  button.hidden = false;
-  show();
-  button.addEventListener("click", () => {
-    on = !on;
-    try { localStorage.setItem(KEY, on ? "on" : "off"); } catch { /* private mode: this page only */ }
+  const say = (text) => {
+    const wanted = lang();
+    const voice = voiceFor(wanted);
+    missing = !voice; // said on screen instead, never in an English voice
     show();
-    if (!on) {
-      window.speechSynthesis.cancel();
-      if (notice) notice.hidden = true;
-    } else if (notice && !voiceFor()) {
-      notice.hidden = false;
-    }
+    if (!voice) return;
+    const utterance = new SpeechSynthesisUtterance(text);
+    utterance.lang = wanted;
+    utterance.voice = voice;
+    synth.cancel(); // the newest change only, not a queue of old ones
+    synth.speak(utterance);
+  };
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest("#read-aloud")) return;
+    on = !on;
+    try { localStorage.setItem(KEY, on ? "on" : "off"); } catch { /* this page only */ }
+    if (on) missing = !voiceFor(lang());
+    else synth.cancel();
+    show();
   });
-  // The phones' voices load late on some browsers: look again once they have.
-  if (window.speechSynthesis.addEventListener) {
-    window.speechSynthesis.addEventListener("voiceschanged", () => {
-      if (notice && !notice.hidden && voiceFor()) notice.hidden = true;
+  // The phone's voices load late on some browsers: look again once they have.
+  if (synth.addEventListener) {
+    synth.addEventListener("voiceschanged", () => {
+      if (missing && voiceFor(lang())) {
+        missing = false;
+        show();
+      }
     });
   }
+  const board = () => document.getElementById("board");
+  let saidFor = board() ? board().dataset.saidFor : null;
   document.addEventListener("htmx:afterSettle", () => {
+    show();
     const shown = board();
     if (!shown || shown.dataset.saidFor === saidFor) return;
     saidFor = shown.dataset.saidFor;
     if (on && shown.dataset.said) say(shown.dataset.said);
   });
+  show();
 })();

@@ -59,7 +59,7 @@ def pages(browser, live_server):
         page.context.close()
 
 
-def test_the_tv_shows_a_deal_saved_on_a_phone_big_enough_to_read_across_the_room(phone, pages):
+def test_the_tv_shows_a_deal_saved_on_a_phone_big_enough_to_read_across_the_room(phone, pages, axe):
     game = Game.create("pool", {"pool_limit": 101}, TEN)
     tv = pages()
     tv.goto(f"/w/{game.view_token}/tv/")
@@ -98,6 +98,11 @@ def test_the_tv_shows_a_deal_saved_on_a_phone_big_enough_to_read_across_the_room
     assert not sizes["scrolls"]
     # Nothing on it leads to the edit link.
     assert game.edit_token not in tv.content()
+    violations = axe.violations(tv)
+    assert not violations, axe.report(violations)
+    phone.goto(game.get_view_url())
+    phone.get_by_role("link", name="Show on a TV").click()
+    expect(phone).to_have_url(re.compile(f"/w/{game.view_token}/tv/$"))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     tv.screenshot(path=str(SCREENSHOTS / "tv-1920x1080.png"))
 
