@@ -180,3 +180,16 @@ def test_said_in_the_pages_language(client):
         html = client.get(f"/w/{game.view_token}/tv/", HTTP_ACCEPT_LANGUAGE=language)
         assert said_on(html.content.decode()) == sentence, language
     translation.activate("en")
+
+
+def test_a_player_sitting_out_moves_no_score_and_nothing_is_said(client):
+    game = Game.create("points", {}, ["Asha", "Ravi", "Meena"])
+    game.add_event({"type": "deal", "winner": "Asha", "results": {"Ravi": 10, "Meena": 20}}, 0)
+    game.add_event({"type": "sit_out", "player": "Ravi"}, game.revision)
+    assert said_on(client.get(game.get_view_url()).content.decode()) == ""
+    # Undone, it is said, with who leads: Asha collected 10 + 20.
+    serial = game.events.get(position=1).serial
+    game.delete_event(serial, game.revision)
+    assert said_on(client.get(game.get_view_url()).content.decode()) == (
+        "Ravi's change undone. Asha leads with 30."
+    )

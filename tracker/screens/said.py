@@ -17,7 +17,7 @@ from . import scoreboard
 
 def sentence(state, change):
     """The few sentences said for the latest change `change` at `state`, or ""
-    for a change with nothing worth saying (none noted)."""
+    for a change that moved no score (or none noted)."""
     change = change if isinstance(change, dict) else {}
     kind, event = change.get("change"), change.get("event")
     parts = []
@@ -40,7 +40,9 @@ def sentence(state, change):
         parts.append(gettext("%(name)s's change undone.") % {"name": change.get("name")})
     elif kind == "undone" and event in ("split", "end"):
         parts.append(gettext("The game goes on again."))
-    elif kind not in ("added", "changed", "undone", "put_back"):
+    elif not (kind == "added" and event in ("split", "end")):
+        # Someone joined, sat out, came back or left; a game put back: the
+        # board shows it, and nothing about the score moved to be said.
         return ""
     if state.finished:
         parts.append(scoreboard.banner(state))
