@@ -2,7 +2,7 @@ from django.conf import settings
 from django.urls import path, re_path
 from django.views.i18n import set_language
 
-from .views import calculator, changes, games, live, offline, tables
+from .views import calculator, changes, games, live, offline, tables, tv
 
 EDIT, VIEW = {"can_edit": True}, {"can_edit": False}
 
@@ -24,6 +24,9 @@ urlpatterns = [
     path("w/<str:token>/game.csv", games.download_csv, VIEW, name="watch_csv"),
     path("w/<str:token>/chart.svg", games.chart, VIEW, name="watch_chart"),
     path("w/<str:token>/qr.svg", games.qr_code, VIEW, name="watch_qr"),
+    # The TV screen: the view link's scoreboard read from across the room.
+    path("w/<str:token>/tv/", tv.game_tv, name="watch_tv"),
+    path("w/<str:token>/tv/live/", tv.game_tv_live, name="watch_tv_live"),
     # Changes to a game, from its edit link. An event is named by its id, which
     # never moves, never by its place in the history.
     path("g/<str:token>/deal/", changes.add_deal, name="add_deal"),
@@ -67,6 +70,8 @@ urlpatterns = [
         name="watch_table_chart",
     ),
     path("tw/<str:token>/qr.svg", tables.qr_code, VIEW, name="watch_table_qr"),
+    path("tw/<str:token>/tv/", tv.table_tv, name="watch_table_tv"),
+    path("tw/<str:token>/tv/live/", tv.table_tv_live, name="watch_table_tv_live"),
     # The streams of pushed updates, served by tracker/asgi.py before Django.
     re_path(r"^(?P<kind>g|w|t|tw)/(?P<token>[^/]+)/stream$", live.no_stream, name="no_stream"),
     # The language switch in every page's header (a POST with CSRF).

@@ -23,7 +23,7 @@ from ..documents import game_json
 from ..forms import FORMAT_CHOICES, DealForm, JoinForm, NewGameForm
 from ..models import Game, MemberError, Table
 from ..rules.money_format import plays_for_money
-from ..screens import qr, scoreboard
+from ..screens import qr, said, scoreboard
 from ..screens.chart import running_totals_svg
 from .common import (
     TOO_MANY,
@@ -241,6 +241,8 @@ def game_context(request, game, state, can_edit, **extra):
             for name in state.can_rejoin
         ],
         "seating": scoreboard.seating(state, pot_after_join),
+        # What a phone with "Read scores aloud" on says when this board comes in after a change.
+        "said": said.sentence(state, game.last_change),
         "join_form": join_form,
         **extra,
     }

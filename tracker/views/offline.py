@@ -26,6 +26,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "sw.js"
 PRECACHE = [
     "tracker.css",
     "tracker.js",
+    "aloud.js",
     "django_htmx/htmx-2.min.js",
     "favicon.svg",
     "manifest.webmanifest",
