@@ -1,19 +1,25 @@
-"""The running-totals SVG chart (tracker.chart): pure, no database."""
+"""The running-totals chart: tracker/screens/chart.py's data drawn by
+templates/tracker/chart.svg, as /g/<token>/chart.svg serves it. No database."""
 
 import random
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.template.loader import render_to_string
 from hypothesis import given, settings
 
 from tracker import rules
 from tracker.documents import game_json
-from tracker.screens.chart import COLOURS, DASHES, running_totals_svg
+from tracker.screens.chart import COLOURS, DASHES, running_totals
 
 from .conftest import example_paths, input_part, load_example
 from .histories import game as random_game
 
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+def running_totals_svg(state, title=None):
+    return render_to_string("tracker/chart.svg", running_totals(state, title=title))
 
 
 def parse(svg):
@@ -148,7 +154,7 @@ def test_names_are_escaped():
     names = ['A<&>"B', "Tom & Jerry", "<script>", "O'Neil"]
     history = [deal(names[0], **{n: 20 for n in names[1:]})]
     svg = running_totals_svg(rules.replay("points", {}, names, history), title="<b>&Co</b>")
-    assert "<script>" not in svg
+    assert "<script>" not in svg and "A&lt;&amp;&gt;&quot;B" in svg
     root = parse(svg)
     assert [line.get("data-player") for line in lines(root)] == names
     assert [line.find(f"{SVG}title").text for line in lines(root)] == names

@@ -44,6 +44,7 @@ MIDDLE = r"\{%-?\s*(else|elif|empty|plural)\b"
 CLOSES = re.compile(rf"</|{MIDDLE}|\{{%-?\s*end\w*")
 
 HTML_TAG = re.compile(r"<(/?)([a-zA-Z][\w-]*)")
+SELF_CLOSED = re.compile(r"<[a-zA-Z][^<>]*/>")  # an SVG template's <line .../>: holds nothing
 TEMPLATE_TAG = re.compile(r"\{%-?\s*(\w+)")
 TEMPLATE_CODE = re.compile(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}")
 WRAPPED_TAG = re.compile(r"<[a-zA-Z/][^>]*$")  # a tag left unfinished at the end of the line
@@ -61,7 +62,7 @@ def indent(line):
 def opens(line):
     """Whether the line leaves an HTML element or a template block open."""
     depth = 0
-    for closing, tag in HTML_TAG.findall(TEMPLATE_CODE.sub("", line)):
+    for closing, tag in HTML_TAG.findall(SELF_CLOSED.sub("", TEMPLATE_CODE.sub("", line))):
         if tag.lower() not in VOID:
             depth += -1 if closing else 1
     for tag in TEMPLATE_TAG.findall(re.sub(r"\{#.*?#\}", "", line)):

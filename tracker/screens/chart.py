@@ -1,7 +1,10 @@
-"""The running-totals chart: one SVG line per player over the deals.
+"""The running-totals chart: one line per player over the deals.
 
-Pure Python like the rules engine: it reads a `rules.GameState` and returns
-SVG text, served as `image/svg+xml` and also inlined in the game page.
+Pure Python like the rules engine: `running_totals` reads a
+`rules.GameState` and returns the chart as plain data (coordinates already
+written as numbers, labels, colours, legend rows), which
+templates/tracker/chart.svg draws; the view serves it as `image/svg+xml` and
+the game page shows it as an image.
 
 The site's Content-Security-Policy is `style-src 'self'`, so the SVG has no
 `style` attribute and no `<style>` element: every look is a presentation
@@ -21,7 +24,7 @@ scales to a 360 px phone and up; the height grows with the legend):
   Rummy's target): `line class="limit" data-value="VALUE"`, dashed, with a
   label.
 - one `polyline class="line" data-player="NAME"` per player, in seat order,
-  with a `<title>` holding the name; see `running_totals_svg` for its points.
+  with a `<title>` holding the name; see `running_totals` for its points.
 - `path class="out" data-player="NAME"`: a cross where a deal put a player
   out of a pool game; `circle class="rejoin" data-player="NAME"`: a ring at
   the total a rejoiner starts at, drawn at the deal after which they
@@ -40,7 +43,6 @@ from __future__ import annotations
 
 import math
 import re
-from xml.sax.saxutils import escape
 
 from django.utils.translation import gettext, ngettext
 
@@ -56,6 +58,9 @@ DASHES = (
     None, "7 3", "2 3", "9 3 2 3", "4 4",
     "12 4", "2 2 6 2", "7 2 2 2 2 2", "1 4", "10 3 3 3 3 3",
 )  # fmt: skip
+# Every other colour the charts draw with, in one place: the templates read
+# them as `colours.paper` and so on, so a dark theme is a second such dict.
+LIGHT = {"paper": "#FFFFFF", "ink": "#222222", "muted": "#555555", "grid": "#DDDDDD"}
 
 WIDTH = 360
 PLOT_HEIGHT = 150
@@ -66,38 +71,30 @@ CHAR_WIDTH = 6.4  # font-size 11
 LEGEND_CHAR = 7.0  # font-size 12
 TITLE_CHAR = 8.0  # font-size 13, bold
 LEGEND_ROW = 17
-INK = "#222222"
-MUTED = "#555555"
-GRID = "#DDDDDD"
 
-
-# Characters XML 1.0 does not allow, and lone surrogates that UTF-8 cannot encode.
+# Characters XML 1.0 does not allow, and lone surrogates that UTF-8 cannot
+# encode: a title is any text, and a game document may hold them.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def _text(value):
-    """Text content, escaped for XML."""
-    return escape(_NOT_XML.sub("\ufffd", str(value)))
+def xml_text(value):
+    """The text with what XML cannot hold replaced by U+FFFD; the template escapes the rest."""
+    return _NOT_XML.sub("\ufffd", str(value))
 
 
-def _attr(value):
-    """An attribute value, escaped for XML (to go between double quotes)."""
-    return escape(_NOT_XML.sub("\ufffd", str(value)), {'"': "&quot;"})
-
-
-def _num(value):
+def num(value):
     """A coordinate: at most one decimal, no trailing `.0`."""
     text = f"{value:.1f}"
     return text[:-2] if text.endswith(".0") else text
 
 
-def _short(name, width, char_width=LEGEND_CHAR):
+def short(name, width, char_width=LEGEND_CHAR):
     """The text, cut with an ellipsis to fit `width` px."""
     most = max(3, int(width // char_width))
     return name if len(name) <= most else name[: most - 1] + "\u2026"
 
 
-def _nice_ticks(low, high, most=6):
+def nice_ticks(low, high, most=6):
     """Whole-number ticks covering [low, high]: steps of 1, 2, 2.5 or 5 x 10^k."""
     span = high - low
     power = 10 ** max(0, math.floor(math.log10(span)) - 1)
@@ -157,8 +154,8 @@ def _series(state):
     return points, outs, rejoins, deals
 
 
-def running_totals_svg(state, *, title=None):
-    """The running figure per player over the deals, as SVG text.
+def running_totals(state, *, title=None):
+    """The running figure per player over the deals, as the data chart.svg draws.
 
     The figure is the one `row.totals` holds: the pool total, the chips in
     deals, the balance in points. With D deals played, each player's
@@ -174,7 +171,7 @@ def running_totals_svg(state, *, title=None):
     (the pool limit, basic's target: a dashed `class="limit"` line).
     """
     spec = state.spec
-    players = state.players
+    names = [xml_text(p.name) for p in state.players]
     points, outs, rejoins, deals = _series(state)
     line = spec.chart_line(state.rules)  # (value, title, label): the pool limit, a target
     limit = line[0] if line else None
@@ -187,7 +184,7 @@ def running_totals_svg(state, *, title=None):
     if high == low:  # nothing but zeros yet: a small range above (and in points below) 0
         high += 10
         low -= 10 if spec.chart_below_zero else 0
-    ticks = _nice_ticks(low, high)
+    ticks = nice_ticks(low, high)
     y_low, y_high = ticks[0], ticks[-1]
 
     heading = 20 if title else 0
@@ -196,8 +193,7 @@ def running_totals_svg(state, *, title=None):
     label_width = max(len(str(t)) for t in ticks) * CHAR_WIDTH
     left = round(max(30.0, 10 + label_width))
     plot_width = RIGHT - left
-    x_span = max(deals, 1)
-    x_scale = plot_width / x_span
+    x_scale = plot_width / max(deals, 1)
     y_scale = PLOT_HEIGHT / (y_high - y_low)
 
     def x_of(deal):
@@ -207,7 +203,7 @@ def running_totals_svg(state, *, title=None):
         return bottom - (value - y_low) * y_scale
 
     # The legend: as many columns as the longest name allows (3, 2 or 1).
-    longest = max(len(p.name) for p in players)
+    longest = max(len(name) for name in names)
     columns = 1
     for count in (3, 2):
         if 26 + longest * LEGEND_CHAR <= (WIDTH - 16) / count:
@@ -215,13 +211,12 @@ def running_totals_svg(state, *, title=None):
             break
     column_width = (WIDTH - 16) / columns
     legend_top = bottom + 50
-    rows = math.ceil(len(players) / columns)
-    height = round(legend_top + rows * LEGEND_ROW + 2)
+    height = round(legend_top + math.ceil(len(names) / columns) * LEGEND_ROW + 2)
 
-    title_text = title or gettext(spec.chart_title)
     figure = gettext(spec.figure_name)
     if deals:
-        last = ", ".join(f"{name} {series[-1]}" for name, series in points.items())
+        lasts = (series[-1] for series in points.values())
+        last = ", ".join(f"{name} {value}" for name, value in zip(names, lasts, strict=True))
         summary = ngettext(
             "%(figure)s per player over %(n)s deal.",
             "%(figure)s per player over %(n)s deals.",
@@ -231,152 +226,93 @@ def running_totals_svg(state, *, title=None):
     else:
         summary = gettext("No deals yet.")
 
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {height}" '
-        f'width="100%" font-family="{_attr(FONT)}" font-size="11" fill="{INK}">',
-        f"<title>{_text(title_text)}</title>",
-        f"<desc>{_text(summary)}</desc>",
-        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#FFFFFF"/>',
-    ]
-    if title:
-        out.append(
-            f'<text class="heading" x="8" y="16" font-size="13" font-weight="bold">'
-            f"{_text(_short(title, WIDTH - 16, TITLE_CHAR))}</text>"
-        )
-
-    # Grid and y ticks.
-    out.append('<g class="grid">')
-    for tick in ticks:
-        y = _num(y_of(tick))
-        out.append(
-            f'<line class="tick-y" data-value="{tick}" x1="{left}" y1="{y}" x2="{RIGHT}" '
-            f'y2="{y}" stroke="{GRID}" stroke-width="1"/>'
-        )
-        out.append(
-            f'<text x="{left - 5}" y="{_num(y_of(tick) + 4)}" text-anchor="end" '
-            f'fill="{MUTED}">{tick}</text>'
-        )
-    if y_low < 0 < y_high:
-        y = _num(y_of(0))
-        out.append(
-            f'<line class="zero" x1="{left}" y1="{y}" x2="{RIGHT}" y2="{y}" '
-            f'stroke="{MUTED}" stroke-width="1"/>'
-        )
-    out.append("</g>")
-
-    deal_word = gettext("Deal")
-    # Axes, deal numbers, axis names.
-    out.append('<g class="axes">')
-    out.append(
-        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="{MUTED}" '
-        f'stroke-width="1"/>'
-    )
-    out.append(
-        f'<line x1="{left}" y1="{bottom}" x2="{RIGHT}" y2="{bottom}" stroke="{MUTED}" '
-        f'stroke-width="1"/>'
-    )
+    seat = {p.name: i % len(COLOURS) for i, p in enumerate(state.players)}
+    x_ticks = []
     for deal in _deal_ticks(deals):
-        x = _num(x_of(deal))
-        out.append(
-            f'<line x1="{x}" y1="{bottom}" x2="{x}" y2="{bottom + 4}" stroke="{MUTED}" '
-            f'stroke-width="1"/>'
-        )
+        x = label_x = num(x_of(deal))
         # A label that would run off the right edge ends at the edge instead.
         anchor = "middle"
         if x_of(deal) + len(str(deal)) * CHAR_WIDTH / 2 > WIDTH - 2:
-            x, anchor = _num(WIDTH - 2), "end"
-        out.append(
-            f'<text class="tick-x" data-value="{deal}" x="{x}" y="{bottom + 16}" '
-            f'text-anchor="{anchor}" fill="{MUTED}">{deal}</text>'
+            label_x, anchor = num(WIDTH - 2), "end"
+        x_ticks.append({"value": deal, "x": x, "label_x": label_x, "anchor": anchor})
+    xs = [num(x_of(d)) for d in range(deals + 1)]
+    out_after = gettext("%(name)s out after deal %(deal)s at %(value)s")
+    rejoined_at = gettext("%(name)s rejoined after deal %(deal)s at %(value)s")
+
+    def marker(name, deal, value, words):
+        x, y = x_of(deal), y_of(value)
+        return {
+            "name": xml_text(name),
+            "deal": deal,
+            "colour": COLOURS[seat[name]],
+            "title": words % {"name": xml_text(name), "deal": deal, "value": value},
+            "x": num(x),
+            "y": num(y),
+            # The cross of an elimination: two strokes through (x, y).
+            "cross": f"M{num(x - 4)},{num(y - 4)}L{num(x + 4)},{num(y + 4)}"
+            f"M{num(x - 4)},{num(y + 4)}L{num(x + 4)},{num(y - 4)}",
+        }
+
+    players = []
+    for i, (name, series) in enumerate(zip(names, points.values(), strict=True)):
+        key_x = 8 + (i % columns) * column_width
+        key_y = legend_top + (i // columns) * LEGEND_ROW
+        players.append(
+            {
+                "name": name,
+                "shown": short(name, column_width - 30),
+                "colour": COLOURS[i % len(COLOURS)],
+                "dash": DASHES[i % len(DASHES)],
+                # "x,y x,y ...": a joiner's line starts at the deal they sat down.
+                "points": " ".join(
+                    f"{x},{num(y_of(v))}" for x, v in zip(xs, series, strict=True) if v is not None
+                ),
+                "key_x1": num(key_x),
+                "key_x2": num(key_x + 20),
+                "text_x": num(key_x + 25),
+                "key_y": key_y,
+                "line_y": key_y - 4,
+            }
         )
-    out.append(
-        f'<text x="{_num(left + plot_width / 2)}" y="{bottom + 30}" text-anchor="middle" '
-        f'fill="{MUTED}">{_text(deal_word)}</text>'
-    )
-    out.append(f'<text x="8" y="{top - 8}" fill="{MUTED}">{figure}</text>')
-    out.append("</g>")
 
-    if limit is not None:
-        y = _num(y_of(limit))
-        out.append(
-            f'<line class="limit" data-value="{limit}" x1="{left}" y1="{y}" x2="{RIGHT}" '
-            f'y2="{y}" stroke="{INK}" stroke-width="1.5" stroke-dasharray="6 4">'
-            f"<title>{_text(phrase(line[1]))}</title></line>"
-        )
-        out.append(
-            f'<text x="{left + 4}" y="{_num(y_of(limit) - 4)}" fill="{INK}">'
-            f"{_text(phrase(line[2]))}</text>"
-        )
-
-    if not deals:
-        out.append(
-            f'<text class="note" x="{_num(left + plot_width / 2)}" '
-            f'y="{_num(top + PLOT_HEIGHT / 2)}" text-anchor="middle" font-size="12" '
-            f'fill="{MUTED}">No deals yet</text>'
-        )
-
-    seat = {p.name: i for i, p in enumerate(players)}
-
-    def look(name):
-        i = seat[name] % len(COLOURS)
-        dash = DASHES[i]
-        return COLOURS[i], (f' stroke-dasharray="{dash}"' if dash else "")
-
-    if deals:
-        xs = [_num(x_of(d)) for d in range(deals + 1)]
-        out.append('<g class="lines" fill="none" stroke-width="2" stroke-linejoin="round">')
-        for name, series in points.items():
-            colour, dash = look(name)
-            coords = " ".join(
-                f"{x},{_num(y_of(v))}" for x, v in zip(xs, series, strict=True) if v is not None
-            )
-            out.append(
-                f'<polyline class="line" data-player="{_attr(name)}" points="{coords}" '
-                f'stroke="{colour}"{dash}><title>{_text(name)}</title></polyline>'
-            )
-        out.append("</g>")
-
-        out.append('<g class="markers" stroke-width="2">')
-        out_after = gettext("%(name)s out after deal %(deal)s at %(value)s")
-        rejoined_at = gettext("%(name)s rejoined after deal %(deal)s at %(value)s")
-        for name, deal, value in outs:
-            colour, _ = look(name)
-            x, y = x_of(deal), y_of(value)
-            cross = (
-                f"M{_num(x - 4)},{_num(y - 4)}L{_num(x + 4)},{_num(y + 4)}"
-                f"M{_num(x - 4)},{_num(y + 4)}L{_num(x + 4)},{_num(y - 4)}"
-            )
-            out.append(
-                f'<path class="out" data-player="{_attr(name)}" data-deal="{deal}" '
-                f'd="{cross}" stroke="{colour}" fill="none"><title>'
-                f"{_text(out_after % {'name': name, 'deal': deal, 'value': value})}</title></path>"
-            )
-        for name, deal, value in rejoins:
-            colour, _ = look(name)
-            out.append(
-                f'<circle class="rejoin" data-player="{_attr(name)}" data-deal="{deal}" '
-                f'cx="{_num(x_of(deal))}" cy="{_num(y_of(value))}" r="4" fill="#FFFFFF" '
-                f'stroke="{colour}"><title>'
-                f"{_text(rejoined_at % {'name': name, 'deal': deal, 'value': value})}"
-                "</title></circle>"
-            )
-        out.append("</g>")
-
-    # The legend.
-    out.append('<g class="legend" font-size="12">')
-    for i, p in enumerate(players):
-        colour, dash = look(p.name)
-        shown = _short(p.name, column_width - 30)
-        full = f"<title>{_text(p.name)}</title>" if shown != p.name else ""
-        x = 8 + (i % columns) * column_width
-        y = legend_top + (i // columns) * LEGEND_ROW
-        out.append(
-            f'<g class="key" data-player="{_attr(p.name)}">{full}'
-            f'<line x1="{_num(x)}" y1="{y - 4}" x2="{_num(x + 20)}" y2="{y - 4}" '
-            f'stroke="{colour}" stroke-width="2"{dash}/>'
-            f'<text x="{_num(x + 25)}" y="{y}" fill="{colour}">'
-            f"{_text(shown)}</text></g>"
-        )
-    out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return {
+        "colours": LIGHT,
+        "font": FONT,
+        "width": WIDTH,
+        "height": height,
+        "title": xml_text(title or gettext(spec.chart_title)),
+        "summary": summary,
+        "heading": short(xml_text(title), WIDTH - 16, TITLE_CHAR) if title else None,
+        "left": left,
+        "right": RIGHT,
+        "top": top,
+        "bottom": bottom,
+        "tick_end": bottom + 4,
+        "tick_label_y": bottom + 16,
+        "middle": num(left + plot_width / 2),
+        "deal_word": gettext("Deal"),
+        "deal_word_y": bottom + 30,
+        "figure": figure,
+        "figure_y": top - 8,
+        "y_label_x": left - 5,
+        "y_ticks": [
+            {"value": tick, "y": num(y_of(tick)), "label_y": num(y_of(tick) + 4)} for tick in ticks
+        ],
+        "zero": num(y_of(0)) if y_low < 0 < y_high else None,
+        "x_ticks": x_ticks,
+        "limit": {
+            "value": limit,
+            "y": num(y_of(limit)),
+            "label_x": left + 4,
+            "label_y": num(y_of(limit) - 4),
+            "title": phrase(line[1]),
+            "label": phrase(line[2]),
+        }
+        if line
+        else None,
+        "note_y": num(top + PLOT_HEIGHT / 2),
+        "deals": deals,
+        "players": players,
+        "outs": [marker(*out, out_after) for out in outs],
+        "rejoins": [marker(*rejoin, rejoined_at) for rejoin in rejoins],
+    }

@@ -8,6 +8,7 @@ from urllib.parse import quote
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 
@@ -119,6 +120,11 @@ def svg(body, cache_control="private, max-age=86400"):
     response = HttpResponse(body, content_type="image/svg+xml")
     response["Cache-Control"] = cache_control
     return response
+
+
+def chart_svg(template, data):
+    """A chart drawn by its template from a screen's data; asked again after every change."""
+    return svg(render_to_string(template, data), cache_control="no-cache")
 
 
 def download(name, body, content_type, extension, fallback="game"):

@@ -24,9 +24,10 @@ from ..forms import FORMAT_CHOICES, DealForm, JoinForm, NewGameForm
 from ..models import Game, MemberError, Table
 from ..rules.money_format import plays_for_money
 from ..screens import qr, said, scoreboard
-from ..screens.chart import running_totals_svg
+from ..screens.chart import running_totals
 from .common import (
     TOO_MANY,
+    chart_svg,
     client_key,
     download,
     get_game_or_404,
@@ -314,7 +315,7 @@ def download_csv(request, token, can_edit):
 def chart(request, token, can_edit):
     game = get_game_or_404(token, can_edit)
     title = gettext("%(name)s: running totals") % {"name": game.shown_name}
-    return svg(running_totals_svg(game.state(), title=title), cache_control="no-cache")
+    return chart_svg("tracker/chart.svg", running_totals(game.state(), title=title))
 
 
 @require_safe

@@ -20,11 +20,11 @@ from .. import allowance, i18n, live, rules, tables
 from ..documents import game_json, stats
 from ..forms import FORMAT_CHOICES, MemberForm, NewTableForm, TableGameForm
 from ..models import Game, MemberError, StaleTable, Table
-from ..screens import qr
-from ..screens.table_chart import money_svg, wins_svg
+from ..screens import qr, table_chart
 from .common import (
     TOO_MANY,
     TOO_MANY_TABLES,
+    chart_svg,
     client_key,
     download,
     get_table_or_404,
@@ -387,12 +387,12 @@ def chart(request, token, can_edit, kind):
     figures, _, found = tables.table_stats(table, members)
     if kind == "wins":
         title = gettext("%(name)s: wins per member") % {"name": table.name}
-        body = wins_svg(figures["members"], title=title)
+        drawn = table_chart.wins(figures["members"], title=title)
     else:
         title = gettext("%(name)s: money over the games") % {"name": table.name}
         timeline = stats.money_over_time(members, found)
-        body = money_svg(members, timeline, title=title, rules=stats.money_rules(found))
-    return svg(body, cache_control="no-cache")
+        drawn = table_chart.money(members, timeline, title=title, rules=stats.money_rules(found))
+    return chart_svg("tracker/table_chart.svg", drawn)
 
 
 @require_safe
