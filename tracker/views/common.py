@@ -14,6 +14,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from .. import allowance
 from ..models import Game, GameRemoved, Table
+from ..screens import qr
 
 
 def get_game_or_404(token, can_edit):
@@ -120,6 +121,22 @@ def svg(body, cache_control="private, max-age=86400"):
     response = HttpResponse(body, content_type="image/svg+xml")
     response["Cache-Control"] = cache_control
     return response
+
+
+# The QR codes' titles, read aloud by a screen reader: (what, which link).
+QR_TITLES = {
+    (Game, "edit"): gettext_lazy("QR code of the edit link"),
+    (Game, "view"): gettext_lazy("QR code of the view link"),
+    (Table, "edit"): gettext_lazy("QR code of the table's edit link"),
+    (Table, "view"): gettext_lazy("QR code of the table's view link"),
+}
+
+
+def link_qr(request, linked, kind):
+    """The QR code of a game's or table's edit or view link, as SVG."""
+    url = linked.get_absolute_url() if kind == "edit" else linked.get_view_url()
+    title = str(QR_TITLES[type(linked), kind])
+    return svg(qr.qr_svg(request.build_absolute_uri(url), title=title))
 
 
 def chart_svg(template, data):

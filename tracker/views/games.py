@@ -23,7 +23,7 @@ from ..documents import game_json
 from ..forms import FORMAT_CHOICES, DealForm, JoinForm, NewGameForm
 from ..models import Game, MemberError, Table
 from ..rules.money_format import plays_for_money
-from ..screens import qr, said, scoreboard
+from ..screens import said, scoreboard
 from ..screens.chart import running_totals
 from .common import (
     TOO_MANY,
@@ -31,10 +31,10 @@ from .common import (
     client_key,
     download,
     get_game_or_404,
+    link_qr,
     page_or_part,
     remember,
     remembered,
-    svg,
     too_many,
 )
 
@@ -288,12 +288,7 @@ def play_again(request, token):
 @require_safe
 def qr_code(request, token, can_edit, kind="view"):
     """The QR code of a game link, as SVG. The edit link's code needs the edit link."""
-    game = get_game_or_404(token, can_edit)
-    if kind == "edit":
-        url, title = game.get_absolute_url(), gettext("QR code of the edit link")
-    else:
-        url, title = game.get_view_url(), gettext("QR code of the view link")
-    return svg(qr.qr_svg(request.build_absolute_uri(url), title=title))
+    return link_qr(request, get_game_or_404(token, can_edit), kind)
 
 
 @require_safe

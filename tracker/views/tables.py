@@ -20,7 +20,7 @@ from .. import allowance, i18n, live, rules, tables
 from ..documents import game_json, stats
 from ..forms import FORMAT_CHOICES, MemberForm, NewTableForm, TableGameForm
 from ..models import Game, MemberError, StaleTable, Table
-from ..screens import qr, table_chart
+from ..screens import table_chart
 from .common import (
     TOO_MANY,
     TOO_MANY_TABLES,
@@ -28,10 +28,10 @@ from .common import (
     client_key,
     download,
     get_table_or_404,
+    link_qr,
     made_against,
     page_or_part,
     remember,
-    svg,
     too_many,
     too_many_in,
 )
@@ -397,12 +397,8 @@ def chart(request, token, can_edit, kind):
 
 @require_safe
 def qr_code(request, token, can_edit, kind="view"):
-    table = get_table_or_404(token, can_edit)
-    if kind == "edit":
-        url, title = table.get_absolute_url(), gettext("QR code of the table's edit link")
-    else:
-        url, title = table.get_view_url(), gettext("QR code of the table's view link")
-    return svg(qr.qr_svg(request.build_absolute_uri(url), title=title))
+    """The QR code of a table link, as SVG. The edit link's code needs the edit link."""
+    return link_qr(request, get_table_or_404(token, can_edit), kind)
 
 
 # -- a new game from the table
