@@ -7,10 +7,11 @@ from urllib.parse import quote
 
 from django.conf import settings
 from django.http import Http404, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
+from django_htmx.http import HttpResponseClientRedirect
 
 from .. import allowance
 from ..models import Game, GameRemoved, Table
@@ -54,6 +55,15 @@ def made_against(request):
 
 YOUR_GAMES, YOUR_GAMES_KEPT = "games", 30  # session key, how many
 YOUR_TABLES, YOUR_TABLES_KEPT = "tables", 20
+
+
+def made_here(request, linked):
+    """A game or table this phone just made: kept in its list with the edit
+    link, and the phone taken to it (htmx's redirect for an htmx request)."""
+    remember(request, linked, can_edit=True)
+    if request.htmx:
+        return HttpResponseClientRedirect(linked.get_absolute_url())
+    return redirect(linked)
 
 
 def remember(request, linked, can_edit):

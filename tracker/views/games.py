@@ -16,7 +16,6 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect
 
 from .. import allowance, i18n, rules
 from ..documents import game_json
@@ -32,6 +31,7 @@ from .common import (
     download,
     get_game_or_404,
     link_qr,
+    made_here,
     page_or_part,
     remember,
     remembered,
@@ -120,10 +120,7 @@ def new_game(request):
             form.add_error(None, TOO_MANY)
             status = 429
         else:
-            remember(request, game, can_edit=True)
-            if request.htmx:
-                return HttpResponseClientRedirect(game.get_absolute_url())
-            return redirect(game)
+            return made_here(request, game)
     return page_or_part(request, "tracker/new_game.html", "form", context, status=status)
 
 
@@ -279,10 +276,7 @@ def play_again(request, token):
     except (MemberError, rules.RuleError) as error:
         messages.error(request, getattr(error, "message", str(error)))
         return redirect(game)
-    remember(request, made, can_edit=True)
-    if request.htmx:
-        return HttpResponseClientRedirect(made.get_absolute_url())
-    return redirect(made)
+    return made_here(request, made)
 
 
 @require_safe

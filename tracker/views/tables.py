@@ -14,7 +14,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect
 
 from .. import allowance, i18n, live, rules, tables
 from ..documents import game_json, stats
@@ -30,6 +29,7 @@ from .common import (
     get_table_or_404,
     link_qr,
     made_against,
+    made_here,
     page_or_part,
     remember,
     too_many,
@@ -58,10 +58,7 @@ def new_table(request):
         except allowance.Spent:
             form.add_error("name", TOO_MANY_TABLES)
             return page_or_part(request, "tracker/table_new.html", "form", {"form": form}, 429)
-        remember(request, table, can_edit=True)
-        if request.htmx:
-            return HttpResponseClientRedirect(table.get_absolute_url())
-        return redirect(table)
+        return made_here(request, table)
     return page_or_part(request, "tracker/table_new.html", "form", {"form": form}, status)
 
 
@@ -309,10 +306,7 @@ def play_again(request, token, game):
         return _after_change(request, table, {"games": _message(error)})
     except allowance.Spent:
         return _after_change(request, table, {"games": TOO_MANY})
-    remember(request, made, can_edit=True)
-    if request.htmx:
-        return HttpResponseClientRedirect(made.get_absolute_url())
-    return redirect(made)
+    return made_here(request, made)
 
 
 @require_POST
@@ -448,10 +442,7 @@ def new_table_game(request, token):
             form.add_error(None, TOO_MANY)
             status = 429
         else:
-            remember(request, game, can_edit=True)
-            if request.htmx:
-                return HttpResponseClientRedirect(game.get_absolute_url())
-            return redirect(game)
+            return made_here(request, game)
     return _game_form(request, table, form, version, status=status)
 
 
