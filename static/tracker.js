@@ -604,3 +604,43 @@ document.addEventListener("click", (event) => {
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", open);
   else open();
 })();
+// The theme switch (templates/theme_switch.html) at once, without the form's
+// round trip: the choice goes in the cookie the server reads (kept a year, as
+// the language's), so the next page is painted in it from its first frame. The
+// browser's bar and the installed app's manifest follow. A page kept for
+// offline use was served with the theme of its day: it takes this phone's
+// choice when it opens.
+(() => {
+  const root = document.documentElement;
+  const phoneDark = window.matchMedia("(prefers-color-scheme: dark)");
+  const chosen = () => {
+    const found = document.cookie.match(/(?:^|;\s*)theme=(light|dark)(?:;|$)/);
+    return found ? found[1] : "";
+  };
+  const apply = (theme) => {
+    if (theme) root.dataset.theme = theme;
+    else delete root.dataset.theme;
+    for (const meta of document.querySelectorAll("meta[name=theme-color][data-theme]")) {
+      const own = meta.dataset.theme;
+      meta.media = !theme ? `(prefers-color-scheme: ${own})` : theme === own ? "all" : "not all";
+    }
+    const manifest = document.querySelector("link[rel=manifest][data-dark]");
+    const dark = theme === "dark" || (!theme && phoneDark.matches);
+    if (manifest) manifest.href = dark ? manifest.dataset.dark : manifest.dataset.light;
+    for (const button of document.querySelectorAll(".theme button[name=theme]")) {
+      button.setAttribute("aria-pressed", String(button.value === (theme || "auto")));
+    }
+  };
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest(".theme button[name=theme]");
+    if (!button) return;
+    event.preventDefault();
+    const theme = ["light", "dark"].includes(button.value) ? button.value : "";
+    const secure = location.protocol === "https:" ? "; secure" : "";
+    const age = theme ? 365 * 24 * 60 * 60 : 0;
+    document.cookie = `theme=${theme}; path=/; max-age=${age}; samesite=lax${secure}`;
+    apply(theme);
+  });
+  phoneDark.addEventListener("change", () => apply(chosen()));
+  apply(chosen());
+})();

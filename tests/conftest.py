@@ -224,8 +224,9 @@ def our_example_paths():
 
 
 def without_language_switch(page):
-    """The page without the language switch of its header: the one form
-    on a view link, and it changes nothing but the language."""
+    """The page without the language switch of its header and the theme switch
+    at its foot: the only forms on a view link, and they change nothing but the
+    language and the colours this phone shows."""
     import re
 
-    return re.sub(r'<form class="language".*?</form>', "", page, flags=re.S)
+    return re.sub(r'<form class="(?:language|theme)".*?</form>', "", page, flags=re.S)

@@ -101,7 +101,7 @@ def test_the_manifest_names_what_chromium_needs_to_install():
 def test_each_language_links_a_manifest_in_its_own_words(language, name, short_name, description):
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
     page = client.get("/calculator/").content.decode()
-    link = f'<link rel="manifest" href="/manifest-{language}.webmanifest">'
+    link = f'<link rel="manifest" href="/manifest-{language}.webmanifest"'
     assert link in page
     response = client.get(f"/manifest-{language}.webmanifest")
     assert response.status_code == 200
@@ -126,7 +126,7 @@ def test_a_manifest_in_a_language_the_site_has_not_is_not_found(client):
 
 def test_every_page_links_the_manifest_and_carries_the_offline_notice(client):
     page = client.get("/").content.decode()
-    assert re.search(r'<link rel="manifest" href="/manifest-en\.webmanifest">', page)
+    assert re.search(r'<link rel="manifest" href="/manifest-en\.webmanifest"', page)
     assert '<template id="offline-notice">' in page
     assert "Offline: scores as of <time></time>." in page
     assert '<template id="offline-reason">' in page

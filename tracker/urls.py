@@ -2,7 +2,7 @@ from django.conf import settings
 from django.urls import path, re_path
 from django.views.i18n import set_language
 
-from .views import calculator, changes, games, live, offline, tables, tv
+from .views import calculator, changes, games, live, offline, tables, theme, tv
 
 EDIT, VIEW = {"can_edit": True}, {"can_edit": False}
 
@@ -76,8 +76,17 @@ urlpatterns = [
     re_path(r"^(?P<kind>g|w|t|tw)/(?P<token>[^/]+)/stream$", live.no_stream, name="no_stream"),
     # The language switch in every page's header (a POST with CSRF).
     path("language/", set_language, name="set_language"),
+    # The theme switch at the foot of every page (light, dark, as the phone).
+    path("theme/", theme.set_theme, name="set_theme"),
     path("favicon.ico", games.favicon),
     re_path(r"^manifest-(?P<language>[a-z]{2})\.webmanifest$", offline.manifest, name="manifest"),
+    # The installed app's splash and bar in the dark theme's colours.
+    re_path(
+        r"^manifest-(?P<language>[a-z]{2})-dark\.webmanifest$",
+        offline.manifest,
+        {"theme": "dark"},
+        name="manifest_dark",
+    ),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("offline/", offline.offline, name="offline"),
 ]

@@ -20,6 +20,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
+from ..context_processors import PAGE_COLOURS, THEME_COLOURS
+
 SOURCE = Path(__file__).resolve().parent.parent / "sw.js"
 
 # What every page loads; the worker keeps these from the first visit on.
@@ -48,11 +50,12 @@ def _version(source):
 
 
 @require_safe
-def manifest(request, language):
-    """static/manifest.webmanifest with its name and description in `language`.
+def manifest(request, language, theme="light"):
+    """static/manifest.webmanifest with its name and description in `language`,
+    its splash and bar in the colours of `theme`.
 
-    The language is in the address, as each page links its own: a browser
-    fetches a manifest without cookies, so the language switch's choice would
+    The language and the theme are in the address, as each page links its own: a
+    browser fetches a manifest without cookies, so the switches' choices would
     not reach it. The icons are given from the static files' own addresses."""
     if language not in dict(settings.LANGUAGES):
         raise Http404
@@ -60,6 +63,8 @@ def manifest(request, language):
     with translation.override(language):
         document |= {
             "lang": language,
+            "background_color": PAGE_COLOURS[theme],
+            "theme_color": THEME_COLOURS[theme],
             "name": gettext("Rummy score"),
             "short_name": gettext("Rummy"),
             "description": gettext(
