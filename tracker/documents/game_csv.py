@@ -141,8 +141,11 @@ from ..rules import (
     money,
     normalize_rules,
 )
+from ..rules.shapes import Document
+from ..rules.state import GameState
 from ..rules.table import N_, Phrase, plain_amount
 from . import game_json
+from .game_json import Game
 
 SCHEMA = game_json.SCHEMA
 FIXED_COLUMNS = ("event", "deal", "dealer", "winner", "detail")
@@ -168,7 +171,7 @@ WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
 # ---------------------------------------------------------------- formula guard
 
 
-def guard(text):
+def guard(text: object) -> str:
     """A text cell safe from formula injection: see the module docstring."""
     text = "" if text is None else str(text)
     if text.startswith(FORMULA_START) or (
@@ -178,7 +181,7 @@ def guard(text):
     return text
 
 
-def unguard(cell):
+def unguard(cell: str) -> str:
     """The text `guard` was given: one leading `'` before `=+-@'` removed."""
     if cell.startswith("'") and cell[1:2] in (*FORMULA_START, "'"):
         return cell[1:]
@@ -209,7 +212,7 @@ def _rule_order(fmt, game_rules):
     ]
 
 
-def write_csv(game_doc, state):
+def write_csv(game_doc: Game, state: GameState) -> str:
     """The game as CSV text (see the module docstring for the layout).
 
     `game_doc` is the input part of the game document as `game_json.read`
@@ -245,7 +248,8 @@ def write_csv(game_doc, state):
     )
     for event, row, paid in zip(history, state.rows, money_rows, strict=True):
         kind = event["type"]
-        number = dealer = winner = detail = after = ""
+        number: int | str | None = ""  # a deal's number
+        dealer = winner = detail = after = ""
         cells = dict.fromkeys(players, "")
         if kind == "deal":
             number, dealer, winner = row.number, guard(row.dealer), guard(event["winner"])
@@ -284,7 +288,7 @@ def write_csv(game_doc, state):
 # ---------------------------------------------------------------- reading
 
 
-def column_letter(index):
+def column_letter(index: int) -> str:
     """The spreadsheet's name for a 0-based column: 0 -> A, 26 -> AA."""
     letters = ""
     index += 1
@@ -695,7 +699,7 @@ def _event_row(table, cells, number):
     return {"type": "end"}
 
 
-def read_csv(text):
+def read_csv(text: object) -> Document:
     """The game document's input part from CSV text that `write_csv` wrote.
 
     Results that are whole numbers come back as ints, result words as
@@ -712,7 +716,7 @@ def read_csv(text):
 FIELD_KEYS = ("schema", "name", "format", "rules", "players", "first_dealer")
 
 
-def load_csv(text, max_events=None):
+def load_csv(text: object, max_events: int | None = None) -> tuple[Game, GameState]:
     """Read CSV text and replay it: (game, state) as `game_json.read` gives.
 
     A refusal of the engine is raised again as a RuleError whose message

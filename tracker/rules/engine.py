@@ -47,7 +47,7 @@ def spec_of(fmt: object) -> Format:
     return spec
 
 
-def normalize_rules(fmt: str, rules: object = None) -> Rules:
+def normalize_rules(fmt: object, rules: object = None) -> Rules:
     """Check a game's table rules and fill in every default (rules.md).
 
     Returns a new dict in document order; raises RuleError naming the rule.
@@ -73,7 +73,7 @@ def normalize_rules(fmt: str, rules: object = None) -> Rules:
 
 
 def new_game(
-    fmt: str, rules: object, players: object, first_dealer: str | None = None
+    fmt: object, rules: object, players: object, first_dealer: str | None = None
 ) -> GameState:
     """The state before the first deal. Checks the rules and the seats."""
     rules = normalize_rules(fmt, rules)
@@ -86,9 +86,9 @@ def new_game(
             params={"name": first_dealer},
             field="first_dealer",
         )
-    spec = FORMATS[fmt]
+    spec = spec_of(fmt)  # checked by normalize_rules
     state = GameState(
-        format=fmt,
+        format=spec.name,
         rules=rules,
         players=[Player(name=n, seat=i) for i, n in enumerate(names, start=1)],
         first_dealer=first_dealer,
@@ -101,7 +101,7 @@ def new_game(
 
 
 def replay(
-    fmt: str, rules: object, players: object, history: object, first_dealer: str | None = None
+    fmt: object, rules: object, players: object, history: object, first_dealer: str | None = None
 ) -> GameState:
     """Replay a whole history. Raises RuleError naming the first event refused."""
     state = new_game(fmt, rules, players, first_dealer)
