@@ -210,8 +210,10 @@ class Format:
 
     # -- what the pages show
 
-    def meta(self, state: GameState, pot: Decimal) -> str:
-        """The line under the game's name, after the format's label (every format has one)."""
+    def meta(self, state: GameState, pot: str) -> str:
+        """The line under the game's name, after the format's label (every format has one).
+
+        `pot` is the pot as the document writes money ("150.00")."""
         raise NotImplementedError
 
     def columns(self, state: GameState) -> list[str]:

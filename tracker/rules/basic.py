@@ -255,7 +255,7 @@ class Basic(Format):
 
     # -- what the pages show
 
-    def meta(self, state: GameState, pot: Decimal) -> str:
+    def meta(self, state: GameState, pot: str) -> str:
         if state.rules["scoring"] == "winner_collects":
             scoring = Phrase(N_("winner collects"))
         else:

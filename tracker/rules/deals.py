@@ -141,7 +141,7 @@ class Deals(Thirteen):
 
     # -- what the pages show
 
-    def meta(self, state: GameState, pot: Decimal) -> str:
+    def meta(self, state: GameState, pot: str) -> str:
         if state.tie_breaker:
             left = Phrase(N_("tie-breaker"))
         elif state.deals_left == 1:

@@ -130,7 +130,7 @@ class Points(Thirteen):
 
     # -- what the pages show
 
-    def meta(self, state: GameState, pot: Decimal) -> str:
+    def meta(self, state: GameState, pot: str) -> str:
         if not plays_for_money(state.rules):  # played for fun: points only
             return Phrase(N_(" · for fun"))
         value = format_money(state.rules["point_value"], state.rules)

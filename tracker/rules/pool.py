@@ -343,7 +343,7 @@ class Pool(Thirteen):
 
     # -- what the pages show
 
-    def meta(self, state: GameState, pot: Decimal) -> str:
+    def meta(self, state: GameState, pot: str) -> str:
         if not plays_for_money(state.rules):  # played for fun: no pot to speak of
             return Phrase(N_(" %(limit)s"), {"limit": state.rules["pool_limit"]})
         return Phrase(
