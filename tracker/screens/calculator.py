@@ -45,8 +45,8 @@ class Calculator:
     def __init__(
         self, params: Mapping[str, str], table_rules: Rules | None = None, wild: str | None = None
     ) -> None:
-        self.error = None
-        self.result = None
+        self.error: str | None = None  # what was refused, in the reader's language
+        self.result: hand.HandResult | None = None
         table_rules = table_rules or {}
         self.full_count = table_rules.get("full_count", 80)
         self.ace_value = table_rules.get("ace_value", 10)
@@ -66,7 +66,7 @@ class Calculator:
         self._tap(params)
         self._score()
 
-    def _tap(self, params):
+    def _tap(self, params: Mapping[str, str]) -> None:
         if params.get("clear"):
             self.cards = []
             return
@@ -87,7 +87,7 @@ class Calculator:
             except hand.HandError as refused:
                 self.error = i18n.full_stop(i18n.sentence(refused))
 
-    def _score(self):
+    def _score(self) -> None:
         if len(self.cards) not in (13, 14):
             return
         try:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from ..i18n import phrase
 from ..rules import FORMATS, MAX_PLAYERS, RESULT_LABELS, money
 from ..rules.money_format import format_money
-from ..rules.shapes import Result
+from ..rules.shapes import Badge, Cell, Result
 from ..rules.state import GameState, Row
 
 SHORT_RESULTS = dict(RESULT_LABELS)
@@ -88,7 +88,7 @@ def standings(state: GameState) -> list[dict[str, object]]:
     return lines
 
 
-def _name_badges(line, state, own):
+def _name_badges(line: dict[str, object], state: GameState, own: list[Badge]) -> list[Badge]:
     """(text, CSS classes) of each badge after a standing's name. A finished game
     without a winner (a points session) has no "Winner": the top balance is only that."""
     badges = []
@@ -107,7 +107,7 @@ def _name_badges(line, state, own):
     return badges
 
 
-def _cell(cell):
+def _cell(cell: Cell) -> Cell:
     if cell.get("badge"):
         text, kind = cell["badge"]
         return {**cell, "badge": (said(text), kind)}
@@ -220,10 +220,10 @@ def history(
     return rows
 
 
-def _boxes(row, names, won_label):
+def _boxes(row: Row, names: list[str], won_label: str) -> list[dict[str, object]]:
     """A deal's box a player: the result (a dash for who was not dealt in), then
     the figure after it (none before a joiner sat down)."""
-    boxes = []
+    boxes: list[dict[str, object]] = []
     for name in names:
         won = name == row.winner
         played = won or name in row.results
