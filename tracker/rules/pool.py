@@ -22,7 +22,7 @@ from .table import (
     plain_amount,
     whole,
 )
-from .thirteen import CARD_INPUTS, DROPS, Thirteen
+from .thirteen import CARD_INPUTS, Thirteen
 
 SPLIT_METHODS = ("drops", "equal", "custom")
 
@@ -171,8 +171,9 @@ class Pool(Thirteen):
             p.drops_left = left
 
     def drop_warning(self, state: GameState, player: Player, result: Result) -> str | None:
-        if not isinstance(result, str) or result not in DROPS or not player.is_in:
+        if result not in ("first_drop", "middle_drop") or not player.is_in:
             return None
+        assert isinstance(result, str)  # a drop, checked above
         if player.drops_left > 0:
             return None
         value = state.rules[result]

@@ -112,10 +112,7 @@ class GameState:
 
     def seated(self, name: str) -> Player:
         """The player of that name, whom the history has already seated."""
-        player = self.player(name)
-        if player is None:
-            raise KeyError(name)
-        return player
+        return next(p for p in self.players if p.name == name)
 
     @property
     def in_players(self) -> list[Player]:
