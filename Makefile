@@ -71,9 +71,12 @@ run: $(VENV)/.installed messages migrate
 migrate: $(VENV)/.installed
 	$(BIN)/python manage.py migrate_in_turn
 
+# ruff, then mypy on tracker/ (pyproject.toml [tool.mypy]: django-stubs' plugin; its
+# cache in .mypy_cache/, which git ignores).
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format .

@@ -39,7 +39,9 @@ from django.core.wsgi import get_wsgi_application
 # Django's requests run on one thread a worker, one at a time as on the sync
 # worker: Django's work is Python's, under its lock, and a second thread only
 # adds hand-overs of the lock.
-django = WSGIMiddleware(get_wsgi_application(), workers=1)
+# (django-stubs types the handler's answer as HttpResponseBase, which it does not
+# mark iterable; every answer Django's handler gives is an iterable of bytes.)
+django = WSGIMiddleware(get_wsgi_application(), workers=1)  # type: ignore[arg-type]
 
 from . import live  # noqa: E402
 from .allowance import address_in  # noqa: E402

@@ -137,7 +137,7 @@ if DATABASE_URL:
 else:
     default_db = {
         "ENGINE": "django.db.backends.sqlite3",
-        "NAME": BASE_DIR / "db.sqlite3",
+        "NAME": str(BASE_DIR / "db.sqlite3"),
         "CONN_MAX_AGE": CONN_MAX_AGE,
     }
 if default_db["ENGINE"] == "django.db.backends.sqlite3":

@@ -1,12 +1,12 @@
 from django.conf import settings
-from django.urls import path, re_path
+from django.urls import URLPattern, URLResolver, path, re_path
 from django.views.i18n import set_language
 
 from .views import calculator, changes, games, live, offline, tables, theme, tv
 
 EDIT, VIEW = {"can_edit": True}, {"can_edit": False}
 
-urlpatterns = [
+urlpatterns: list[URLPattern | URLResolver] = [
     path("", games.home, name="home"),
     path("new/", games.new_game, name="new_game"),
     path("import/", games.import_game, name="import_game"),

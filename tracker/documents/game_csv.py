@@ -130,6 +130,8 @@ import csv
 import io
 import json
 import re
+from collections.abc import Iterator, Sequence
+from typing import NotRequired, TypedDict
 
 from ..rules import (
     CARD_RULES,
@@ -141,8 +143,11 @@ from ..rules import (
     money,
     normalize_rules,
 )
+from ..rules.shapes import Document, Event, Rules
+from ..rules.state import GameState
 from ..rules.table import N_, Phrase, plain_amount
 from . import game_json
+from .game_json import Game
 
 SCHEMA = game_json.SCHEMA
 FIXED_COLUMNS = ("event", "deal", "dealer", "winner", "detail")
@@ -168,7 +173,7 @@ WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
 # ---------------------------------------------------------------- formula guard
 
 
-def guard(text):
+def guard(text: object) -> str:
     """A text cell safe from formula injection: see the module docstring."""
     text = "" if text is None else str(text)
     if text.startswith(FORMULA_START) or (
@@ -178,7 +183,7 @@ def guard(text):
     return text
 
 
-def unguard(cell):
+def unguard(cell: str) -> str:
     """The text `guard` was given: one leading `'` before `=+-@'` removed."""
     if cell.startswith("'") and cell[1:2] in (*FORMULA_START, "'"):
         return cell[1:]
@@ -188,11 +193,11 @@ def unguard(cell):
 # ---------------------------------------------------------------- writing
 
 
-def _cell(value):
+def _cell(value: object) -> object:
     return "" if value is None else value
 
 
-def _rule_cell(value):
+def _rule_cell(value: object) -> str:
     """A rule's value as its cell: true/false, none, or the number or words."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -201,7 +206,7 @@ def _rule_cell(value):
     return guard(value)
 
 
-def _rule_order(fmt, game_rules):
+def _rule_order(fmt: str, game_rules: Rules) -> list[str]:
     """The rules' keys in the format's order, then any other (the house rules)."""
     keys = FORMATS[fmt].rule_keys if fmt in FORMATS else ()
     return [key for key in keys if key in game_rules] + [
@@ -209,7 +214,7 @@ def _rule_order(fmt, game_rules):
     ]
 
 
-def write_csv(game_doc, state):
+def write_csv(game_doc: Game, state: GameState) -> str:
     """The game as CSV text (see the module docstring for the layout).
 
     `game_doc` is the input part of the game document as `game_json.read`
@@ -245,7 +250,8 @@ def write_csv(game_doc, state):
     )
     for event, row, paid in zip(history, state.rows, money_rows, strict=True):
         kind = event["type"]
-        number = dealer = winner = detail = after = ""
+        number: int | str | None = ""  # a deal's number
+        dealer = winner = detail = after = ""
         cells = dict.fromkeys(players, "")
         if kind == "deal":
             number, dealer, winner = row.number, guard(row.dealer), guard(event["winner"])
@@ -284,7 +290,7 @@ def write_csv(game_doc, state):
 # ---------------------------------------------------------------- reading
 
 
-def column_letter(index):
+def column_letter(index: int) -> str:
     """The spreadsheet's name for a 0-based column: 0 -> A, 26 -> AA."""
     letters = ""
     index += 1
@@ -294,7 +300,9 @@ def column_letter(index):
     return letters
 
 
-def _where(row, column=None, name=None, label=None):
+def _where(
+    row: int | str, column: int | None = None, name: str | None = None, label: str | None = None
+) -> Phrase:
     """The place in the file, as a Phrase the import screen translates:
     "row 7", "row 7 (deal 2)", "row 7, column C (winner)"."""
     if label:
@@ -307,18 +315,30 @@ def _where(row, column=None, name=None, label=None):
     return Phrase(N_("row %(row)s, column %(column)s"), params)
 
 
-def _placed(where, why):
+def _placed(where: str, why: str) -> RuleError:
     """A refusal at a place: "row 7, column C (winner): ..."; `why` a Phrase too."""
     return RuleError(N_("%(where)s: %(why)s"), params={"where": where, "why": why})
 
 
-def _refuse(message, row, column=None, name=None, **params):
+def _refuse(
+    message: str, row: int, column: int | None = None, name: str | None = None, **params: object
+) -> RuleError:
     """The refusal `message` (English marked N_, with %(name)s places for
     `params`) at a row, and column, of the file: each part translated at the edge."""
     return _placed(_where(row, column, name), Phrase(message, params))
 
 
-def _last_filled(cells):
+class _Places(TypedDict):
+    """Where the parts of the document came from in the file, by row number."""
+
+    events: list[int]  # each event's row
+    keys: dict[str, int]  # a key/value row's field -> its row
+    rules: dict[str, tuple[int, str]]  # a rule -> its row and its label as written
+    header: NotRequired[_Table]
+    known_rules: NotRequired[set[str]]  # the rules of the game's format
+
+
+def _last_filled(cells: Sequence[str]) -> int:
     end = len(cells)
     while end and not cells[end - 1]:
         end -= 1
@@ -328,13 +348,13 @@ def _last_filled(cells):
 class _Table:
     """The header: which column holds what."""
 
-    def __init__(self, cells, number, players):
-        self.names = {}  # column index -> header name as written (unguarded)
-        self.fixed = {}  # fixed column -> index
-        self.results = {}  # player -> index
-        self.totals = {}  # player -> index
-        self.money = {}  # player -> index (points and basic played for money)
-        self.joiners = {}  # a player not in the players row -> the header's column
+    def __init__(self, cells: list[str], number: int, players: list[str]) -> None:
+        self.names: dict[int, str] = {}  # column index -> header name as written (unguarded)
+        self.fixed: dict[str, int] = {}  # fixed column -> index
+        self.results: dict[str, int] = {}  # player -> index
+        self.totals: dict[str, int] = {}  # player -> index
+        self.money: dict[str, int] = {}  # player -> index (points and basic played for money)
+        self.joiners: dict[str, int] = {}  # a player not in the players row -> the header's column
         self.row = number
         wanted = {key: ("fixed", key) for key in (*FIXED_COLUMNS, JOIN_COLUMN)}
         for name in players:
@@ -348,11 +368,11 @@ class _Table:
                     N_("this header cell is blank: every column needs its name"), number, index
                 )
             key = label.casefold()
-            name, _, part = label.rpartition(" ")
-            part = PARTS.get(part.casefold())
-            if key not in wanted and name and part:
+            name, _, ending = label.rpartition(" ")
+            joiners_part = PARTS.get(ending.casefold())
+            if key not in wanted and name and joiners_part:
                 # A joiner's column: the join row must name them (checked after the table).
-                wanted[key] = (part, name)
+                wanted[key] = (joiners_part, name)
                 self.joiners.setdefault(name, index)
             if key not in wanted:
                 raise _refuse(
@@ -382,19 +402,19 @@ class _Table:
                 )
         self.width = _last_filled(cells)
 
-    def get(self, cells, index):
+    def get(self, cells: list[str], index: int | None) -> str:
         if index is None or index >= len(cells):
             return ""
         return cells[index]
 
 
-def _whole(text, row, column, name):
+def _whole(text: str, row: int, column: int | None, name: str | None) -> int:
     if not WHOLE.fullmatch(text):
         raise _refuse(N_("%(text)s is not a whole number"), row, column, name, text=repr(text))
     return int(text)
 
 
-def _result(text, row, column, name):
+def _result(text: str, row: int, column: int | None, name: str | None) -> int | str:
     if WHOLE.fullmatch(text):
         return int(text)
     word = re.sub(r"[\s-]+", "_", text.casefold())
@@ -412,7 +432,7 @@ def _result(text, row, column, name):
     )
 
 
-def _amount(text, row, column, name):
+def _amount(text: str, row: int, column: int | None, name: str | None) -> str:
     """An amount cell (a share, money): a plain amount, as the engine reads one."""
     if plain_amount(text) is None:
         raise _refuse(
@@ -421,7 +441,7 @@ def _amount(text, row, column, name):
     return text
 
 
-def _rows(text):
+def _rows(text: object) -> Iterator[tuple[int, list[str]]]:
     """(row number, cells stripped) for every row of the CSV text."""
     if not isinstance(text, str):
         raise RuleError(N_("a game CSV is text"))
@@ -435,10 +455,10 @@ def _rows(text):
         raise _refuse(N_("not a CSV file: %(error)s"), number + 1, error=error) from None
 
 
-def _read(text):
+def _read(text: object) -> tuple[Document, _Places]:
     """read_csv's work, also giving where each event, key/value and rule row came from."""
-    doc = {"schema": None}
-    places = {"events": [], "keys": {}, "rules": {}}
+    doc: Document = {"schema": None}
+    places: _Places = {"events": [], "keys": {}, "rules": {}}
     table = None
     history = []
     started = False
@@ -492,7 +512,7 @@ def _read(text):
     return doc, places
 
 
-def _rule_row(doc, places, key, cells, number):
+def _rule_row(doc: Document, places: _Places, key: str, cells: list[str], number: int) -> None:
     """A `rule NAME` row: the value kept as text until the format is known."""
     label = cells[0]
     name = "_".join(key.removeprefix(RULE).split())
@@ -506,9 +526,10 @@ def _rule_row(doc, places, key, cells, number):
     places["rules"][name] = (number, label)
 
 
-def _type_rules(doc, places):
+def _type_rules(doc: Document, places: _Places) -> None:
     """Read each rule row's text as the type of that rule's default."""
-    spec = FORMATS.get(doc.get("format"))
+    fmt = doc.get("format")
+    spec = FORMATS.get(fmt) if isinstance(fmt, str) else None
     if spec is None or not places["rules"]:
         return  # no rule rows, or game_json.read refuses the format first
     defaults = normalize_rules(spec.name, {})
@@ -519,7 +540,7 @@ def _type_rules(doc, places):
         doc["rules"][name] = _rule_value(doc["rules"][name], defaults.get(name, ""))
 
 
-def _rule_value(text, default):
+def _rule_value(text: str, default: object) -> str | bool | int | None:
     """A rule's cell as the type its rule takes: words, true or false, or a
     whole number or none. Anything else stays text, for the rules to refuse
     by the rule's name."""
@@ -533,7 +554,7 @@ def _rule_value(text, default):
     return int(text) if WHOLE.fullmatch(text) else text
 
 
-def _key_row(doc, places, key, cells, number):
+def _key_row(doc: Document, places: _Places, key: str, cells: list[str], number: int) -> None:
     if key not in KEYS:
         raise _refuse(
             N_(
@@ -594,16 +615,16 @@ def _key_row(doc, places, key, cells, number):
         doc[field] = unguard(value) or None
 
 
-def _event_row(table, cells, number):
+def _event_row(table: _Table, cells: list[str], number: int) -> Event:
     extra = _last_filled(cells)
     if extra > table.width:
         raise _refuse(N_("this cell is past the last column of the header"), number, extra - 1)
 
-    def cell(index):
+    def cell(index: int | None) -> str:
         return table.get(cells, index)
 
-    def named(index):
-        return number, index, table.names.get(index)
+    def named(index: int | None) -> tuple[int, int | None, str | None]:
+        return number, index, None if index is None else table.names.get(index)
 
     kind_at = table.fixed["event"]
     kind = cell(kind_at).casefold()
@@ -637,7 +658,7 @@ def _event_row(table, cells, number):
         for name, index in table.results.items():
             if cell(index):
                 results[name] = _result(cell(index), *named(index))
-        event = {"type": "deal", "winner": winner, "results": results}
+        event: Event = {"type": "deal", "winner": winner, "results": results}
         if "rummy" in (note.strip().casefold() for note in detail.split(";")):
             event["rummy"] = True
         return event
@@ -661,10 +682,10 @@ def _event_row(table, cells, number):
             raise _refuse(
                 N_("a %(kind)s row has no results: leave them blank"), *named(index), kind=kind
             )
-        event = {"type": kind, "player": detail}
+        named_event: Event = {"type": kind, "player": detail}
         if kind == "join":
-            event["after"] = after or None
-        return event
+            named_event["after"] = after or None
+        return named_event
     if kind == "rejoin":
         if not detail:
             raise _refuse(N_("a rejoin row names the player who rejoins here"), *named(detail_at))
@@ -673,7 +694,7 @@ def _event_row(table, cells, number):
             raise _refuse(N_("a rejoin row has no results: leave them blank"), *named(index))
         return {"type": "rejoin", "player": detail}
     if kind == "split":
-        event = {"type": "split"}
+        split: Event = {"type": "split"}
         if detail:
             method = detail.casefold()
             if method not in SPLIT_METHODS:
@@ -682,11 +703,11 @@ def _event_row(table, cells, number):
                     *named(detail_at),
                     text=repr(detail),
                 )
-            event["method"] = method
+            split["method"] = method
         shares = {name: _amount(cell(index), *named(index)) for name, index in filled.items()}
-        if event.get("method") == "custom":
-            event["shares"] = shares
-        return event
+        if split.get("method") == "custom":
+            split["shares"] = shares
+        return split
     if detail:
         raise _refuse(N_("an end row has no detail: leave it blank"), *named(detail_at))
     if filled:
@@ -695,7 +716,7 @@ def _event_row(table, cells, number):
     return {"type": "end"}
 
 
-def read_csv(text):
+def read_csv(text: object) -> Document:
     """The game document's input part from CSV text that `write_csv` wrote.
 
     Results that are whole numbers come back as ints, result words as
@@ -712,7 +733,7 @@ def read_csv(text):
 FIELD_KEYS = ("schema", "name", "format", "rules", "players", "first_dealer")
 
 
-def load_csv(text, max_events=None):
+def load_csv(text: object, max_events: int | None = None) -> tuple[Game, GameState]:
     """Read CSV text and replay it: (game, state) as `game_json.read` gives.
 
     A refusal of the engine is raised again as a RuleError whose message
@@ -726,7 +747,7 @@ def load_csv(text, max_events=None):
         raise _relocate(error, places) from None
 
 
-def _relocate(error, places):
+def _relocate(error: RuleError, places: _Places) -> RuleError:
     field = error.field or ""
     if error.event is not None and error.event < len(places["events"]):
         number = places["events"][error.event]

@@ -8,9 +8,12 @@ deal is refused whole, with the engine's message for the first bad event.
 from __future__ import annotations
 
 import json
+from typing import TypedDict
 
 from .. import rules
 from ..rules.money import money
+from ..rules.shapes import Document, Event, Rules
+from ..rules.state import GameState, Row
 from ..rules.table import N_
 
 SCHEMA = "rummy-tracker.game/1"
@@ -18,13 +21,26 @@ MAX_NAME_LENGTH = 80
 INPUT_KEYS = ("schema", "name", "format", "rules", "players", "first_dealer", "history")
 
 
-def default_name(fmt, game_rules):
+class Game(TypedDict):
+    """The input part of a game document, as `read` checked it: every rule
+    filled in, names trimmed, each event as the engine read it."""
+
+    schema: str
+    name: str
+    format: str
+    rules: Rules
+    players: list[str]  # the seats at the start; joiners are events of the history
+    first_dealer: str
+    history: list[Event]
+
+
+def default_name(fmt: str, game_rules: Rules) -> str:
     return rules.FORMATS[fmt].default_name(game_rules)
 
 
-def check_name(name, fmt=None, game_rules=None):
+def check_name(name: object, fmt: str | None = None, game_rules: Rules | None = None) -> str:
     if name is None or (isinstance(name, str) and not name.strip()):
-        return default_name(fmt, game_rules) if fmt else ""
+        return default_name(fmt, game_rules) if fmt and game_rules is not None else ""
     if not isinstance(name, str):
         raise rules.RuleError(N_("the game's name must be text"), field="name")
     name = " ".join(name.split())
@@ -41,7 +57,7 @@ def check_name(name, fmt=None, game_rules=None):
     return name
 
 
-def check_length(history, max_events):
+def check_length(history: object, max_events: int | None) -> None:
     """Refuse a history longer than `max_events` (a server's limit, EVENTS_PER_GAME),
     counted before anything is replayed. None: no limit."""
     if max_events is not None and isinstance(history, list) and len(history) > max_events:
@@ -52,7 +68,7 @@ def check_length(history, max_events):
         )
 
 
-def check_room(state, max_events):
+def check_room(state: GameState, max_events: int | None) -> None:
     """Refuse one more event when the game already keeps `max_events`."""
     if max_events is not None and state.row_count >= max_events:
         raise rules.RuleError(
@@ -62,7 +78,7 @@ def check_room(state, max_events):
         )
 
 
-def read(doc, max_events=None):
+def read(doc: object, max_events: int | None = None) -> tuple[Game, GameState]:
     """Check a document's input part and replay it.
 
     Returns (game, state): `game` the input part with every rule filled in,
@@ -93,10 +109,10 @@ def read(doc, max_events=None):
     history = doc.get("history", [])
     check_length(history, max_events)
     state = rules.replay(fmt, game_rules, doc.get("players"), history, doc.get("first_dealer"))
-    game = {
+    game: Game = {
         "schema": SCHEMA,
         "name": name,
-        "format": fmt,
+        "format": state.format,
         "rules": game_rules,
         # The seats at the start; joiners are events of the history (game-json.md).
         "players": rules.check_players(doc.get("players")),
@@ -109,7 +125,7 @@ def read(doc, max_events=None):
     return game, state
 
 
-def named_as_seated(event, row):
+def named_as_seated(event: Event, row: Row) -> Event:
     """The event as the engine read it, to be stored: its player named as the
     engine seated them ("Kiran\tK" joins as "Kiran K"), so the history and the
     state it replays to name them alike; a custom split's shares written as
@@ -121,7 +137,7 @@ def named_as_seated(event, row):
     return event
 
 
-def clean_event(event):
+def clean_event(event: Event) -> Event:
     """An event as the document writes it: its type first, then its fields."""
     out = {"type": event["type"]}
     for key in ("winner", "results", "rummy", "player", "after", "method", "shares"):
@@ -134,12 +150,21 @@ def clean_event(event):
     return out
 
 
-def write(game, state):
+def write(game: Game, state: GameState) -> Document:
     """The whole document: the input part and the `state` the engine gives."""
-    return {**{key: game[key] for key in INPUT_KEYS}, "state": state.document()}
+    return {
+        "schema": game["schema"],
+        "name": game["name"],
+        "format": game["format"],
+        "rules": game["rules"],
+        "players": game["players"],
+        "first_dealer": game["first_dealer"],
+        "history": game["history"],
+        "state": state.document(),
+    }
 
 
-def loads(text):
+def loads(text: str | bytes) -> object:
     """Parse JSON text into a document, refusing what is not JSON with a clear line."""
     try:
         return json.loads(text)
@@ -149,7 +174,7 @@ def loads(text):
         ) from None
 
 
-def dumps(doc, compact=False):
+def dumps(doc: object, compact: bool = False) -> str:
     """The document as text: indented, or `compact` (one line, no spaces), which
     Python's C encoder writes several times faster (a large table document)."""
     if compact:

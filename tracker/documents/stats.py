@@ -16,23 +16,50 @@ Nothing here is stored: every figure is worked out again from the documents.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from itertools import combinations
+from typing import TypedDict
 
 from ..rules import FORMATS, fewest_payments
+from ..rules.base import Format
 from ..rules.money_format import plays_for_money
+from ..rules.shapes import Document, Rules
 
 DROPS = ("first_drop", "middle_drop")
 COUNTED = ("games", "wins", "deals", "deals_won", "drops", "wrong_shows", "full_counts")
 CENT = Decimal("0.01")
 
 
-def money(amount):
+class GameSummary(TypedDict):
+    """What the stats need of one game document (`game_summary`)."""
+
+    name: str
+    format: str
+    players: list[str]  # seat order
+    status: str
+    winner: str | None
+    counts: dict[str, dict[str, int]]  # player -> deals, deals_won, drops, wrong_shows, ...
+    money: dict[str, Decimal] | None  # a finished game's, per player; None while in progress
+    for_money: bool
+    whole_rupees: bool
+    # Of two players in a finished game, the greater finished ahead; None while in progress.
+    standing: dict[str, tuple[int, ...]] | None
+
+
+class MoneyPoint(TypedDict):
+    """Each member's money after one finished game (the first: everyone at 0)."""
+
+    game: str
+    money: dict[str, Decimal]
+
+
+def money(amount: Decimal | int | str) -> str:
     """Money as the documents write it: a decimal string with two places."""
     return str(Decimal(amount).quantize(CENT))
 
 
-def game_summary(doc):
+def game_summary(doc: Document) -> GameSummary:
     """What the stats need of one game document, small enough to keep per revision.
 
     `doc` is a whole game document (input part and `state`). Returns a dict:
@@ -78,7 +105,9 @@ def game_summary(doc):
     }
 
 
-def _standing(spec, rules, state, last_dealt):
+def _standing(
+    spec: Format, rules: Rules, state: Document, last_dealt: dict[str, int]
+) -> dict[str, tuple[int, ...]]:
     """Per player a tuple; the greater of two finished ahead, equal ones level.
 
     The winner is ahead of everyone; the format says how the others stand.
@@ -92,24 +121,27 @@ def _standing(spec, rules, state, last_dealt):
     }
 
 
-def _member_of(members):
+def _member_of(members: Iterable[str]) -> Callable[[str], str | None]:
     by_fold = {m.casefold(): m for m in members}
     return lambda name: by_fold.get(name.casefold())
 
 
-def table_stats(members, summaries):
+def table_stats(members: Sequence[str], summaries: Iterable[GameSummary]) -> Document:
     """The table's `stats` of tables.md: per member, the settle-up, head to head.
 
     `members` are the names in the table's order; `summaries` the games'
     `game_summary`, any order. Players who are not members are left out.
     """
     member = _member_of(members)
-    rows = {m: {"name": m, **dict.fromkeys(COUNTED, 0), "money": Decimal(0)} for m in members}
+    # Each member's row of tables.md's `stats.members`, its money a Decimal until written.
+    rows: dict[str, Document] = {
+        m: {"name": m, **dict.fromkeys(COUNTED, 0), "money": Decimal(0)} for m in members
+    }
     ahead = {pair: [0, 0] for pair in combinations(members, 2)}
-    met = set()
+    met: set[tuple[str, str]] = set()
     order = {m: i for i, m in enumerate(members)}
     for game in summaries:
-        seated = {n: member(n) for n in game["players"] if member(n)}
+        seated = {n: m for n in game["players"] if (m := member(n))}
         for name, m in seated.items():
             row = rows[m]
             row["games"] += 1
@@ -146,7 +178,7 @@ def table_stats(members, summaries):
     }
 
 
-def money_rules(summaries):
+def money_rules(summaries: Iterable[GameSummary]) -> dict[str, str]:
     """How the table's money is shown (the rules `format_money` reads): with the
     rupee sign when any of its games plays for money (an entry fee or a point
     value), in whole rupees when every such game keeps whole rupees. A table
@@ -158,7 +190,7 @@ def money_rules(summaries):
     return {"point_value": "1", "money_unit": "1" if whole else "0.01"}
 
 
-def money_over_time(members, summaries):
+def money_over_time(members: Iterable[str], summaries: Iterable[GameSummary]) -> list[MoneyPoint]:
     """Each member's money after every finished game, oldest first.
 
     Returns a list of {"game": name, "money": {member: Decimal}}, starting
@@ -166,17 +198,17 @@ def money_over_time(members, summaries):
     """
     member = _member_of(members)
     running = {m: Decimal(0) for m in members}
-    points = [{"game": "", "money": dict(running)}]
+    points: list[MoneyPoint] = [{"game": "", "money": dict(running)}]
     for game in summaries:
         if game["money"] is None:
             continue
         for name, amount in game["money"].items():
-            if member(name):
-                running[member(name)] += amount
+            if m := member(name):
+                running[m] += amount
         points.append({"game": game["name"], "money": dict(running)})
     return points
 
 
-def stats_of_documents(members, docs):
+def stats_of_documents(members: Sequence[str], docs: Iterable[Document]) -> Document:
     """`table_stats` straight from game documents."""
     return table_stats(members, [game_summary(doc) for doc in docs])

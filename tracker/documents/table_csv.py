@@ -23,15 +23,23 @@ A table that plays for fun has no money columns and no settle-up rows.
 
 import csv
 import io
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .game_csv import guard
-from .stats import money
+from .stats import GameSummary, money
 
 COUNTS = ("games", "wins", "deals", "deals_won", "drops", "wrong_shows", "full_counts")
 STATUS = {"finished": "finished", "in_progress": "in progress"}
 
 
-def write_csv(name, members, games, figures, for_money):
+def write_csv(
+    name: str,
+    members: Sequence[str],
+    games: Iterable[tuple[str, str, str, GameSummary]],
+    figures: dict[str, Any],
+    for_money: bool,
+) -> str:
     """The sheet. `games`: (name, date, format label, summary) oldest first, each
     summary a stats.game_summary; `figures`: stats.table_stats of the same games."""
     out = io.StringIO()

@@ -9,6 +9,8 @@ and so refuse the same things with the same words.
 - table.py: the refusal (`RuleError`), rule checks shared by every format, seats.
 - money.py: amounts, rounding to the money unit, the fewest payments.
 - state.py: `GameState`, its players and rows.
+- shapes.py: the names the type hints give the plain data (rules, events, the
+  document's parts, a scoreboard cell).
 - engine.py: `normalize_rules`, `new_game`, `replay`, `apply`.
 - base.py: `Format`, what a format decides; thirteen.py: what pool, deals
   and points share.

@@ -17,6 +17,8 @@ from decimal import Decimal
 
 from .base import MONEY_UNIT_INPUT, Format, Preset, RuleInput
 from .money import money
+from .shapes import Document, Event, Payment, Rules
+from .state import GameState, Player, Row
 from .table import N_, RULE_LABELS, Phrase, RuleError, and_list, choice, money_rule, whole
 
 SCORINGS = ("winner_collects", "penalty")
@@ -88,7 +90,7 @@ class Basic(Format):
 
     # -- table rules
 
-    def fill_rules(self, rules, out):
+    def fill_rules(self, rules: Rules, out: Rules) -> None:
         rules.setdefault("scoring", "winner_collects")
         out["scoring"] = choice(rules, "scoring", SCORINGS)
         rules.setdefault("target", 100)
@@ -105,10 +107,10 @@ class Basic(Format):
         rules.setdefault("point_value", "0")
         out["point_value"] = money_rule(rules, "point_value", out["money_unit"])
 
-    def default_name(self, rules):
+    def default_name(self, rules: Rules) -> str:
         return self.listing_label(rules)
 
-    def listing_label(self, rules):
+    def listing_label(self, rules: Rules) -> str:
         """The format and when the game ends: "Basic Rummy to 100 or 10 deals"."""
         target, deals = rules["target"], rules["deal_count"]
         params = {"target": target, "n": deals}
@@ -124,7 +126,7 @@ class Basic(Format):
 
     # -- replaying
 
-    def result(self, state, player, count, where):
+    def result(self, state: GameState, player: Player, count: object, where: str) -> int:
         if isinstance(count, str):
             raise RuleError(
                 N_(
@@ -146,7 +148,7 @@ class Basic(Format):
             )
         return count
 
-    def check_deal(self, state, event):
+    def check_deal(self, state: GameState, event: Event) -> None:
         if "rummy" not in event:
             return
         mark = event["rummy"]
@@ -158,7 +160,7 @@ class Basic(Format):
                 field="rummy",
             )
 
-    def score_deal(self, state, row, winner):
+    def score_deal(self, state: GameState, row: Row, winner: str) -> None:
         mark = state.rules["going_rummy"] if row.rummy else None
         for name, count in row.points.items():
             if mark == "double":
@@ -166,14 +168,14 @@ class Basic(Format):
             elif mark == "plus_10":
                 row.points[name] = count + 10
         if state.rules["scoring"] == "winner_collects":
-            state.player(winner).total += sum(row.points.values())
+            state.seated(winner).total += sum(row.points.values())
         else:
             for name, count in row.points.items():
-                state.player(name).total += count
+                state.seated(name).total += count
 
-    def after_deal(self, state, row):
+    def after_deal(self, state: GameState, row: Row) -> None:
         if state.tie_breaker:
-            level = self._best(state, [state.player(n) for n in state.level])
+            level = self._best(state, [state.seated(n) for n in state.level])
         else:
             target = state.rules["target"]
             count = state.rules["deal_count"]
@@ -190,28 +192,28 @@ class Basic(Format):
             state.tie_breaker = True
             state.level = [p.name for p in level]
 
-    def _best(self, state, players):
+    def _best(self, state: GameState, players: list[Player]) -> list[Player]:
         """Those of `players` in front: the highest total, or the lowest in penalty."""
         pick = max if state.rules["scoring"] == "winner_collects" else min
         best = pick(p.total for p in players)
         return [p for p in players if p.total == best]
 
-    def tied(self, state):
+    def tied(self, state: GameState) -> list[Player]:
         if state.tie_breaker:
             return [p for p in state.players if p.name in state.level]
         return self._best(state, state.players)
 
-    def leaders(self, state):
+    def leaders(self, state: GameState) -> list[str]:
         if state.winner:
             return [state.winner]
         return [p.name for p in self.tied(state)]
 
-    def settlement(self, state):
+    def settlement(self, state: GameState) -> list[Payment]:
         """At the end, every loser pays the winner the difference of the totals x point value."""
         value = Decimal(state.rules["point_value"])
         if not state.finished or not state.winner or value == 0:
             return []
-        win = state.player(state.winner)
+        win = state.seated(state.winner)
         sign = 1 if state.rules["scoring"] == "winner_collects" else -1
         payments = []
         for p in state.players:
@@ -221,11 +223,11 @@ class Basic(Format):
         payments.sort(key=lambda pay: (-pay[2], pay[3]))
         return [(a, b, amount) for a, b, amount, _ in payments]
 
-    def money_rows(self, state):
+    def money_rows(self, state: GameState) -> list[dict[str, str]] | None:
         """Basic settles once, at the end: only the row that ends the game has money."""
         if Decimal(state.rules["point_value"]) == 0:
             return None
-        rows = [{} for _ in state.rows]
+        rows: list[dict[str, str]] = [{} for _ in state.rows]
         if state.finished and rows:
             net = {p.name: Decimal(0) for p in state.players}
             for payer, winner, amount in state.settlement:
@@ -234,8 +236,8 @@ class Basic(Format):
             rows[-1] = {name: money(amount) for name, amount in net.items()}
         return rows
 
-    def state_document(self, state):
-        doc = {
+    def state_document(self, state: GameState) -> Document:
+        doc: Document = {
             "settlement": [
                 {"from": a, "to": b, "amount": money(amount)} for a, b, amount in state.settlement
             ]
@@ -246,14 +248,14 @@ class Basic(Format):
 
     # -- the family table
 
-    def standing(self, rules, player, last_dealt):
+    def standing(self, rules: Rules, player: Document, last_dealt: int) -> tuple[int, ...]:
         # Winner collects: the higher total is ahead; penalty: the lower.
         total = player["total"]
         return (total,) if rules["scoring"] == "winner_collects" else (-total,)
 
     # -- what the pages show
 
-    def meta(self, state, pot):
+    def meta(self, state: GameState, pot: str) -> str:
         if state.rules["scoring"] == "winner_collects":
             scoring = Phrase(N_("winner collects"))
         else:
@@ -264,7 +266,7 @@ class Basic(Format):
         )
 
     @staticmethod
-    def _end_phrase(rules):
+    def _end_phrase(rules: Rules) -> str:
         """When the game ends, as words to translate."""
         target, count = rules["target"], rules["deal_count"]
         deals = Phrase(N_("1 deal")) if count == 1 else Phrase(N_("%(n)s deals"), {"n": count})
@@ -274,7 +276,7 @@ class Basic(Format):
             return Phrase(N_("to %(target)s"), {"target": target})
         return deals
 
-    def tie_breaker_note(self, state):
+    def tie_breaker_note(self, state: GameState) -> str:
         names = and_list([p.name for p in state.tied])
         total = state.tied[0].total
         return Phrase(
@@ -285,12 +287,12 @@ class Basic(Format):
             {"names": names, "total": total},
         )
 
-    def settlement_note(self, state):
+    def settlement_note(self, state: GameState) -> str:
         if Decimal(state.rules["point_value"]) == 0:
             return N_("Playing for fun: nobody pays.")
         return N_("When the game ends, each loser pays the winner the difference.")
 
-    def chart_line(self, rules):
+    def chart_line(self, rules: Rules) -> tuple[int, str, str] | None:
         target = rules["target"]
         if target is None:
             return None
@@ -300,10 +302,10 @@ class Basic(Format):
             Phrase(N_("target %(target)s"), {"target": target}),
         )
 
-    def rummy_mark(self, rules):
+    def rummy_mark(self, rules: Rules) -> bool:
         return rules["going_rummy"] != "off"
 
-    def won_label(self, row):
+    def won_label(self, row: Row) -> str:
         return N_("Rummy!") if row.rummy else N_("Won")
 
 

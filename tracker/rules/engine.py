@@ -7,7 +7,11 @@ the game ends) is asked of its format object.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
+from .base import Format
 from .formats import FORMATS, format_names
+from .shapes import Event, Rules
 from .state import GameState, Player, Row
 from .table import (
     CARD_RULES,
@@ -26,7 +30,14 @@ EVENT_TYPES = ("deal", "rejoin", "split", "end", "join", "sit_out", "sit_in", "l
 PRESENCE = {"sit_out": "sitting_out", "sit_in": "in", "leave": "left"}
 
 
-def spec_of(fmt):
+class _Named(TypedDict):
+    """A refusal's words about the player named in a presence event."""
+
+    params: dict[str, str]
+    field: str
+
+
+def spec_of(fmt: object) -> Format:
     """The format object for a format name, or RuleError."""
     spec = FORMATS.get(fmt) if isinstance(fmt, str) else None
     if spec is None:
@@ -36,7 +47,7 @@ def spec_of(fmt):
     return spec
 
 
-def normalize_rules(fmt, rules=None):
+def normalize_rules(fmt: object, rules: object = None) -> Rules:
     """Check a game's table rules and fill in every default (rules.md).
 
     Returns a new dict in document order; raises RuleError naming the rule.
@@ -61,7 +72,9 @@ def normalize_rules(fmt, rules=None):
     return check_card_rules(rules, ordered)
 
 
-def new_game(fmt, rules, players, first_dealer=None):
+def new_game(
+    fmt: object, rules: object, players: object, first_dealer: str | None = None
+) -> GameState:
     """The state before the first deal. Checks the rules and the seats."""
     rules = normalize_rules(fmt, rules)
     names = check_players(players)
@@ -73,9 +86,9 @@ def new_game(fmt, rules, players, first_dealer=None):
             params={"name": first_dealer},
             field="first_dealer",
         )
-    spec = FORMATS[fmt]
+    spec = spec_of(fmt)  # checked by normalize_rules
     state = GameState(
-        format=fmt,
+        format=spec.name,
         rules=rules,
         players=[Player(name=n, seat=i) for i, n in enumerate(names, start=1)],
         first_dealer=first_dealer,
@@ -87,7 +100,9 @@ def new_game(fmt, rules, players, first_dealer=None):
     return state
 
 
-def replay(fmt, rules, players, history, first_dealer=None):
+def replay(
+    fmt: object, rules: object, players: object, history: object, first_dealer: str | None = None
+) -> GameState:
     """Replay a whole history. Raises RuleError naming the first event refused."""
     state = new_game(fmt, rules, players, first_dealer)
     if not isinstance(history, list):
@@ -97,7 +112,7 @@ def replay(fmt, rules, players, history, first_dealer=None):
     return state
 
 
-def apply(state, event):
+def apply(state: GameState, event: object) -> Row:
     """Apply one event to `state` in place, or raise RuleError and leave it unchanged.
 
     Every check comes before the first change, so a refused event can be
@@ -128,14 +143,14 @@ def apply(state, event):
     return row
 
 
-def _label(kind, number):
+def _label(kind: object, number: int) -> str:
     """How a refusal names its event: "deal 4", "rejoin", or "event"."""
     if kind == "deal":
         return Phrase(N_("deal %(n)s"), {"n": number})  # "deal 4"
-    return kind if kind in EVENT_TYPES else "event"
+    return str(kind) if kind in EVENT_TYPES else "event"
 
 
-def _extra_keys(event, allowed):
+def _extra_keys(event: Event, allowed: tuple[str, ...]) -> None:
     extra = event.keys() - allowed
     extra.discard("type")
     if extra:
@@ -147,7 +162,7 @@ def _extra_keys(event, allowed):
         )
 
 
-def _deal(state, event):
+def _deal(state: GameState, event: Event) -> Row:
     spec = state.spec
     _extra_keys(event, ("winner", "results", *spec.deal_keys))
     if state.finished:
@@ -209,6 +224,7 @@ def _deal(state, event):
 
     number = state.deals_played + 1
     dealer = state._dealer_for_next_deal(playing)
+    assert dealer is not None  # the winner is among those playing
     row = Row(
         index=0,
         type="deal",
@@ -227,7 +243,7 @@ def _deal(state, event):
     return row
 
 
-def _rejoin(state, event):
+def _rejoin(state: GameState, event: Event) -> Row:
     _extra_keys(event, ("player",))
     name = event.get("player")
     if not isinstance(name, str) or not name:
@@ -239,8 +255,9 @@ def _rejoin(state, event):
             params={"name": name, "why": Phrase(why)},
             field="player",
         )
-    p = state.player(name)
+    p = state.seated(name)
     start = state.rejoin_total()
+    assert start is not None  # rejoin_refusal has let the rejoin through
     p.total = start
     p.status = "in"
     p.rejoins += 1
@@ -248,7 +265,7 @@ def _rejoin(state, event):
     return Row(index=0, type="rejoin", player=name, start_total=start)
 
 
-def _split(state, event):
+def _split(state: GameState, event: Event) -> Row:
     _extra_keys(event, ("method", "shares"))
     method = event.get("method", "drops")
     shares = state.split_shares(method, event.get("shares"))
@@ -257,7 +274,7 @@ def _split(state, event):
     return Row(index=0, type="split", shares=dict(shares), results={"method": method})
 
 
-def _end(state, event):
+def _end(state: GameState, event: Event) -> Row:
     _extra_keys(event, ())
     if not state.spec.ends_by_family:
         raise RuleError(N_("only a points session is ended by the family"), field="type")
@@ -267,7 +284,7 @@ def _end(state, event):
     return Row(index=0, type="end")
 
 
-def _join(state, event):
+def _join(state: GameState, event: Event) -> Row:
     """A new player takes a seat between deals (rules.md, "People come and go")."""
     spec = state.spec
     _extra_keys(event, ("player", "after"))
@@ -276,7 +293,7 @@ def _join(state, event):
     if not spec.takes_joins:
         raise RuleError(
             N_("%(name)s cannot join: %(why)s"),
-            params={"name": shown, "why": Phrase(spec.join_refusal(state))},
+            params={"name": shown, "why": Phrase(str(spec.join_refusal(state)))},
             field="type",
         )
     if state.finished:
@@ -323,17 +340,17 @@ def _join(state, event):
         )
     start = spec.join_total(state)
     dealer = state.players[state.last_dealer - 1].name if state.last_dealer else None
-    where = state.players.index(state.player(after)) + 1 if after else len(state.players)
+    where = state.players.index(state.seated(after)) + 1 if after else len(state.players)
     state.players.insert(where, Player(name=name, seat=0, total=start))
     # Seats are numbered 1..n in the final order; the rotation goes on from the same dealer.
     for seat, p in enumerate(state.players, start=1):
         p.seat = seat
     if dealer is not None:
-        state.last_dealer = state.player(dealer).seat
+        state.last_dealer = state.seated(dealer).seat
     return Row(index=0, type="join", player=name, after=after, start_total=start)
 
 
-def _presence(state, event):
+def _presence(state: GameState, event: Event) -> Row:
     """sit_out, sit_in, leave: points only (rules.md, "People come and go")."""
     spec = state.spec
     kind = event["type"]
@@ -350,7 +367,7 @@ def _presence(state, event):
     if not isinstance(name, str) or not name:
         raise RuleError(N_("name the player"), field="player")
     p = state.player(name)
-    named = {"params": {"name": name}, "field": "player"}
+    named: _Named = {"params": {"name": name}, "field": "player"}
     if p is None:
         raise RuleError(N_("%(name)s is not at this table"), **named)
     if p.status == "left":

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .table import N_
@@ -90,7 +91,7 @@ class HandError(ValueError):
     the calculator translates it at the edge (tracker/i18n.py); `str()` is the
     English sentence the command prints."""
 
-    def __init__(self, template, params=None):
+    def __init__(self, template: str, params: Mapping[str, object] | None = None) -> None:
         self.template = template
         self.params = dict(params or {})
         super().__init__(template % self.params if params else template)
@@ -108,7 +109,7 @@ class HandResult:
     ungrouped: list[str] = field(default_factory=list)
     discard: str | None = None
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, object]:
         return {
             "points": self.points,
             "valid": self.valid,
@@ -129,7 +130,7 @@ def _rank(code):
     return code % 13 + 1
 
 
-def card_name(code):
+def card_name(code: int) -> str:
     """The canonical name of an internal card code: "10H", "AS", "PJ"."""
     if code == _PJ:
         return PRINTED_JOKER
@@ -180,7 +181,7 @@ def _parse_codes(tokens):
     return codes
 
 
-def parse_cards(tokens):
+def parse_cards(tokens: str | Iterable[str]) -> list[str]:
     """Cards in canonical form from a list of tokens or one string ("AS 10h, tc pj").
 
     Raises HandError for an unknown card, more than 2 copies of a card or more
@@ -189,7 +190,7 @@ def parse_cards(tokens):
     return [card_name(code) for code in _parse_codes(tokens)]
 
 
-def parse_wild(wild):
+def parse_wild(wild: str | int | None) -> int | None:
     """The wild rank (1 for aces .. 13 for kings) from "5", "10", "T", "K", a card
     such as "5H", or "PJ" (a printed joker turned up: aces are wild); None for no wild rank.
     """
@@ -226,15 +227,15 @@ def _check_rules(natural_wild, jokers_in_sets, count, ace_value, full_count):
 
 
 def score_hand(
-    cards,
-    wild=None,
+    cards: str | Iterable[str],
+    wild: str | int | None = None,
     *,
-    natural_wild="pure",
-    jokers_in_sets=True,
-    count="all",
-    ace_value=10,
-    full_count=80,
-):
+    natural_wild: str = "pure",
+    jokers_in_sets: bool = True,
+    count: str = "all",
+    ace_value: int = 10,
+    full_count: int = 80,
+) -> HandResult:
     """Score a hand of 13 cards, or 14 with the best discard. See the module docstring."""
     _check_rules(natural_wild, jokers_in_sets, count, ace_value, full_count)
     codes = _parse_codes(cards)

@@ -6,10 +6,12 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
+from .state import Player
+
 MAX_MONEY = Decimal(1_000_000)
 
 
-def in_units(amount, unit):
+def in_units(amount: Decimal, unit: Decimal) -> bool:
     """Whether `amount` is a whole number of money units (0.01 or 1).
 
     By quantizing, not by remainder: 1E-999999999 % 0.01 underflows to 0.
@@ -21,12 +23,14 @@ def in_units(amount, unit):
 _CENT = Decimal("0.01")
 
 
-def money(amount):
+def money(amount: Decimal | int | str) -> str:
     """Money as the document writes it: a decimal string with two places."""
     return str(Decimal(amount).quantize(_CENT))
 
 
-def round_shares(live, exact, pot, unit):
+def round_shares(
+    live: list[Player], exact: dict[str, Fraction], pot: Decimal, unit: Decimal
+) -> dict[str, Decimal]:
     """Round each share down to the money unit; the units left over go one each to
     the shares that lost the most, ties to the lowest total, then the earliest seat."""
     unit_f = Fraction(unit)
@@ -38,7 +42,7 @@ def round_shares(live, exact, pot, unit):
     return {p.name: units[p.name] * unit for p in live}
 
 
-def fewest_payments(balances):
+def fewest_payments(balances: dict[str, int]) -> list[tuple[str, str, int]]:
     """The fewest payments that clear integer balances summing to zero.
 
     Exact, not greedy: the fewest is (people owed or owing) minus the most
@@ -79,7 +83,7 @@ def fewest_payments(balances):
     return [(names[debtor], names[creditor], amount) for debtor, creditor, amount in payments]
 
 
-def _zero_sum_groups(size, sums):
+def _zero_sum_groups(size: int, sums: list[int]) -> list[list[int]]:
     """The most groups (each a list of indexes) that each sum to zero, by the
     subset dynamic programme over `sums` (the sum of each subset, by mask)."""
     best = [0] * size

@@ -13,13 +13,14 @@ documents keep the engine's plain strings, which other tools read.
   point value that is not 0); otherwise the plain figure.
 """
 
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 
 RUPEE = "\u20b9"
 MINUS = "-"
 
 
-def plays_for_money(rules):
+def plays_for_money(rules: Mapping[str, object] | None) -> bool:
     """Whether the table's rules put money on the game (an entry fee or a point value).
 
     A rule that is not a number puts no money on the game."""
@@ -33,12 +34,12 @@ def plays_for_money(rules):
     return False
 
 
-def indian_grouping(digits):
+def indian_grouping(digits: str) -> str:
     """'1234567' -> '12,34,567': the last three digits, then pairs."""
     if len(digits) <= 3:
         return digits
     head, last = digits[:-3], digits[-3:]
-    pairs = []
+    pairs: list[str] = []
     while len(head) > 2:
         pairs.insert(0, head[-2:])
         head = head[:-2]
@@ -47,7 +48,7 @@ def indian_grouping(digits):
     return ",".join([*pairs, last])
 
 
-def format_money(amount, rules=None):
+def format_money(amount: object, rules: Mapping[str, object] | None = None) -> str:
     """One amount for the screen, under a table's rules (money_unit, entry_fee, point_value).
 
     None or "" gives "" (nothing to show); anything that is not a number is

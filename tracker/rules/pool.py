@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
 from .base import Preset, RuleInput
 from .money import MAX_MONEY, in_units, money, round_shares
 from .money_format import format_money, plays_for_money
+from .shapes import Badge, Cell, Document, Result, Rules
+from .state import GameState, Player, Row
 from .table import (
     N_,
     RULE_LABELS,
@@ -35,12 +38,12 @@ RULE_LABELS.update(
 )
 
 
-def out_total(rules):
+def out_total(rules: Rules) -> int:
     """T: the lowest total that puts a player out of a pool game."""
     return rules["pool_limit"] + (1 if rules["out_at"] == "exceed" else 0)
 
 
-def default_rejoin_cutoff(rules):
+def default_rejoin_cutoff(rules: Rules) -> int:
     """The highest total that still leaves a rejoiner one drop: T - first_drop - 2."""
     return max(0, out_total(rules) - rules["first_drop"] - 2)
 
@@ -94,13 +97,13 @@ class Pool(Thirteen):
 
     # -- table rules
 
-    def fill_head(self, rules, out):
+    def fill_head(self, rules: Rules, out: Rules) -> None:
         rules.setdefault("pool_limit", 101)
         out["pool_limit"] = whole(rules, "pool_limit", 20, 10_000)
         rules.setdefault("out_at", "reach")
         out["out_at"] = choice(rules, "out_at", ("reach", "exceed"))
 
-    def fill_tail(self, rules, out):
+    def fill_tail(self, rules: Rules, out: Rules) -> None:
         rules.setdefault("entry_fee", "0")
         out["entry_fee"] = money_rule(rules, "entry_fee", out["money_unit"])
         rules.setdefault("rejoin", True)
@@ -121,15 +124,15 @@ class Pool(Thirteen):
         rules.setdefault("max_drops", None)
         out["max_drops"] = whole(rules, "max_drops", 0, MOST_LIMITED, nullable=True)
 
-    def default_name(self, rules):
+    def default_name(self, rules: Rules) -> str:
         return Phrase(N_("Pool %(limit)s"), {"limit": rules["pool_limit"]})
 
-    def listing_label(self, rules):
+    def listing_label(self, rules: Rules) -> str:
         return Phrase(N_("Pool %(limit)s"), {"limit": rules["pool_limit"]})
 
     # -- replaying
 
-    def check_drop(self, state, player, where):
+    def check_drop(self, state: GameState, player: Player, where: str) -> None:
         most = state.rules.get("max_drops")
         if most is not None and player.drops_taken >= most:
             raise RuleError(
@@ -141,7 +144,7 @@ class Pool(Thirteen):
                 player=player.name,
             )
 
-    def after_deal(self, state, row):
+    def after_deal(self, state: GameState, row: Row) -> None:
         limit = out_total(state.rules)
         # Every player still in was dealt this deal (the winner or a result).
         for p in state.players:
@@ -154,7 +157,7 @@ class Pool(Thirteen):
             state.status = "finished"
             state.winner = left[0].name
 
-    def refresh(self, state):
+    def refresh(self, state: GameState) -> None:
         rules = state.rules
         limit = out_total(rules)
         most = rules["max_drops"]
@@ -167,9 +170,10 @@ class Pool(Thirteen):
                 left = min(left, max(0, most - p.drops_taken))
             p.drops_left = left
 
-    def drop_warning(self, state, player, result):
+    def drop_warning(self, state: GameState, player: Player, result: Result) -> str | None:
         if result not in ("first_drop", "middle_drop") or not player.is_in:
             return None
+        assert isinstance(result, str)  # a drop, checked above
         if player.drops_left > 0:
             return None
         value = state.rules[result]
@@ -193,7 +197,7 @@ class Pool(Thirteen):
             },
         )
 
-    def why_out(self, state, player):
+    def why_out(self, state: GameState, player: Player) -> str | None:
         if player.is_in:
             return None
         for row in reversed(state.rows):
@@ -203,17 +207,17 @@ class Pool(Thirteen):
                 return f"{after - value} + {value} = {after} ≥ {out_total(state.rules)}"
         return None
 
-    def leaders(self, state):
+    def leaders(self, state: GameState) -> list[str]:
         live = [p for p in state.players if p.is_in]
         best = min(p.total for p in live)
         return [p.name for p in live if p.total == best]
 
-    def pot(self, state):
+    def pot(self, state: GameState) -> Decimal:
         # Players at the start, joiners (each in state.players) and rejoins.
         entries = len(state.players) + sum(p.rejoins for p in state.players)
         return Decimal(state.rules["entry_fee"]) * entries
 
-    def rejoin_refusal(self, state, name):
+    def rejoin_refusal(self, state: GameState, name: str) -> str | None:
         p = state.player(name)
         if p is None:
             return Phrase(N_("%(name)s is not at this table"), {"name": name})
@@ -231,22 +235,27 @@ class Pool(Thirteen):
             )
         return self._entry_refusal(state, name)
 
-    def join_refusal(self, state):
+    def join_refusal(self, state: GameState) -> str | None:
         # A joiner comes in exactly as a rejoiner would; max_rejoins does not limit joins.
         if not state.rules["rejoin"]:
             return N_("rejoins are off at this table, so nobody joins mid-game")
         return self._entry_refusal(state, None)
 
-    def join_total(self, state):
+    def join_total(self, state: GameState) -> int:
         """H + 1, or 0 before the first deal."""
-        return state.rejoin_total() if state.deals_played else 0
+        if not state.deals_played:
+            return 0
+        start = state.rejoin_total()
+        assert start is not None  # join_refusal has let the join through
+        return start
 
-    def _entry_refusal(self, state, name):
+    def _entry_refusal(self, state: GameState, name: str | None) -> str | None:
         """What a rejoin (of `name`) and a join (name None) both need: two still
         in, H at most the cutoff."""
         # Never None here: the game is not over (checked first), so at least two
         # were in after the last deal (one left ends it; pool has no sit-out or leave).
         start = state.rejoin_total()
+        assert start is not None
         high = start - 1
         if high > state.rules["rejoin_cutoff"]:
             return Phrase(
@@ -261,10 +270,10 @@ class Pool(Thirteen):
             )
         return None
 
-    def can_split(self, state):
+    def can_split(self, state: GameState) -> bool:
         return not state.finished and 2 <= len(state.in_players) <= 3
 
-    def split_shares(self, state, method, shares):
+    def split_shares(self, state: GameState, method: object, shares: object) -> dict[str, Decimal]:
         if state.finished:
             raise RuleError(N_("the game is over"), field="type")
         live = [p for p in state.players if p.is_in]
@@ -300,10 +309,10 @@ class Pool(Thirteen):
             exact[p.name] += rest / len(live)
         return round_shares(live, exact, pot, unit)
 
-    def player_document(self, state, player):
+    def player_document(self, state: GameState, player: Player) -> Document:
         return {"drops_left": player.drops_left, "rejoins": player.rejoins}
 
-    def state_document(self, state):
+    def state_document(self, state: GameState) -> Document:
         return {
             "pot": money(state.pot),
             "can_rejoin": state.can_rejoin,
@@ -315,7 +324,7 @@ class Pool(Thirteen):
 
     # -- the family table
 
-    def table_money(self, rules, state):
+    def table_money(self, rules: Rules, state: Document) -> dict[str, Decimal]:
         """What each won (the pot, or a share of a split) less what they paid in."""
         fee = Decimal(rules["entry_fee"])
         split = state.get("split") or {}
@@ -328,14 +337,14 @@ class Pool(Thirteen):
             out[p["name"]] = won - fee * (1 + p["rejoins"])  # player_document writes it
         return out
 
-    def standing(self, rules, player, last_dealt):
+    def standing(self, rules: Rules, player: Document, last_dealt: int) -> tuple[int, ...]:
         # Still in (at a split) is ahead of out; of two out, the one dealt in a
         # later deal went out later.
         return (1, 0) if player["status"] == "in" else (0, last_dealt)
 
     # -- what the pages show
 
-    def meta(self, state, pot):
+    def meta(self, state: GameState, pot: str) -> str:
         if not plays_for_money(state.rules):  # played for fun: no pot to speak of
             return Phrase(N_(" %(limit)s"), {"limit": state.rules["pool_limit"]})
         return Phrase(
@@ -343,23 +352,23 @@ class Pool(Thirteen):
             {"limit": state.rules["pool_limit"], "pot": format_money(pot, state.rules)},
         )
 
-    def columns(self, state):
+    def columns(self, state: GameState) -> list[str]:
         return [N_("Total"), N_("Drops left"), *([N_("Share")] if state.split else [])]
 
-    def cells(self, state, player, line):
+    def cells(self, state: GameState, player: Player, line: Mapping[str, object]) -> list[Cell]:
         no_drops = player.is_in and player.drops_left == 0 and not state.finished
-        drops = {"text": "\u2013" if not player.is_in else str(player.drops_left)}
+        drops: Cell = {"text": "\u2013" if not player.is_in else str(player.drops_left)}
         if no_drops:
             drops["badge"] = (N_("must play"), "warn")
-        cells = [{"text": str(player.total)}, drops]
+        cells: list[Cell] = [{"text": str(player.total)}, drops]
         if state.split:
             share = state.split.get(player.name)
             shown = format_money(money(share), state.rules) if share is not None else "\u2013"
             cells.append({"text": shown})
         return cells
 
-    def badges(self, state, player):
-        out = []
+    def badges(self, state: GameState, player: Player) -> list[Badge]:
+        out: list[Badge] = []
         if not player.is_in:
             # Out only by going out in a deal, so why_out finds the sum; it is figures
             # and signs ("81 + 20 = 101 ≥ 101"), the same in every language.
@@ -371,11 +380,11 @@ class Pool(Thirteen):
                 out.append((N_("Rejoined"), ""))
         return out
 
-    def row_classes(self, state, player):
+    def row_classes(self, state: GameState, player: Player) -> list[str]:
         must = player.is_in and player.drops_left == 0 and not state.finished
         return ["no-drops"] if must else []
 
-    def chart_line(self, rules):
+    def chart_line(self, rules: Rules) -> tuple[int, str, str] | None:
         limit = rules["pool_limit"]
         return (
             limit,
@@ -390,7 +399,9 @@ class Pool(Thirteen):
 SHARE_NOT_PLAIN = N_("share must be a plain amount such as 0.25, digits 0-9")
 
 
-def _custom_shares(live, shares, pot, unit):
+def _custom_shares(
+    live: list[Player], shares: object, pot: Decimal, unit: Decimal
+) -> dict[str, Decimal]:
     if not isinstance(shares, dict):
         raise RuleError(
             N_("a custom split needs a share for every player still in"), field="shares"

@@ -8,6 +8,13 @@ rotation, lookups, the shape of the document) is written here once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from .shapes import Document, Payment, Result, Rules
+
+if TYPE_CHECKING:
+    from .base import Format
 
 
 @dataclass
@@ -20,10 +27,10 @@ class Player:
     drops_taken: int = 0  # since the player last joined: for max_drops
     chips: int = 0
     balance: int = 0
-    drops_left: int | None = None
+    drops_left: int = 0  # pool: the drops left before going out (each refresh works it out)
 
     @property
-    def is_in(self):
+    def is_in(self) -> bool:
         return self.status == "in"
 
 
@@ -38,46 +45,46 @@ class Row:
     winner: str | None = None
     player: str | None = None  # who rejoined, joined, sat out, came back or left
     after: str | None = None  # a joiner's seat: after this player (None: after the last)
-    results: dict = field(default_factory=dict)  # name -> result as entered
-    points: dict = field(default_factory=dict)  # name -> points it scored
-    totals: dict = field(default_factory=dict)  # name -> the figure the chart draws
-    went_out: list = field(default_factory=list)
+    results: dict[str, Result] = field(default_factory=dict)  # name -> result as entered
+    points: dict[str, int] = field(default_factory=dict)  # name -> points it scored
+    totals: dict[str, int] = field(default_factory=dict)  # name -> the figure the chart draws
+    went_out: list[str] = field(default_factory=list)
     tie_breaker: bool = False
     rummy: bool = False  # basic: the winner went rummy
     start_total: int | None = None  # a rejoiner's or joiner's new total
-    shares: dict | None = None
+    shares: dict[str, Decimal] | None = None
 
 
 @dataclass
 class GameState:
     format: str
-    rules: dict
-    players: list
+    rules: Rules
+    players: list[Player]
     first_dealer: str
-    spec: object = None  # the format: FORMATS[format]
+    spec: Format  # the format: FORMATS[format]
     status: str = "in_progress"
     winner: str | None = None
     deals_played: int = 0
-    split: dict | None = None  # name -> Decimal share, once split
+    split: dict[str, Decimal] | None = None  # name -> share, once split
     tie_breaker: bool = False
-    level: list = field(default_factory=list)  # basic: who plays the tie-breaker
-    rows: list = field(default_factory=list)  # one Row per event, oldest first
+    level: list[str] = field(default_factory=list)  # basic: who plays the tie-breaker
+    rows: list[Row] = field(default_factory=list)  # one Row per event, oldest first
     last_dealer: int | None = None  # seat index of the last deal's dealer
-    in_after_last_deal: list = field(default_factory=list)
+    in_after_last_deal: list[str] = field(default_factory=list)
 
     # -- the rows
 
     @property
-    def row_count(self):
+    def row_count(self) -> int:
         """How many events the history has."""
         return len(self.rows)
 
-    def recent_rows(self, count):
+    def recent_rows(self, count: int) -> list[Row]:
         """The newest `count` rows (every row when there are fewer), oldest first."""
         return self.rows[-count:] if count > 0 else []
 
     @property
-    def newest_deals(self):
+    def newest_deals(self) -> int:
         """How many of the newest rows, back from the last, are deals: whether
         the rows the game screen shows are all deals."""
         count = 0
@@ -90,44 +97,48 @@ class GameState:
     # -- lookups
 
     @property
-    def version(self):
+    def version(self) -> int:
         return self.row_count
 
     @property
-    def finished(self):
+    def finished(self) -> bool:
         return self.status == "finished"
 
-    def player(self, name):
+    def player(self, name: str) -> Player | None:
         for p in self.players:
             if p.name == name:
                 return p
         return None
 
+    def seated(self, name: str) -> Player:
+        """The player of that name, whom the history has already seated."""
+        return next(p for p in self.players if p.name == name)
+
     @property
-    def in_players(self):
+    def in_players(self) -> list[Player]:
         """Who is dealt the next deal: in pool those not out; in a tie-breaker the tied."""
         if self.tie_breaker:
             return self.tied
         return [p for p in self.players if p.status == "in"]
 
     @property
-    def tied(self):
+    def tied(self) -> list[Player]:
         """Who is level for the win (in a tie-breaker: who plays it)."""
         return self.spec.tied(self)
 
     @property
-    def next_dealer(self):
+    def next_dealer(self) -> str | None:
         if self.finished:
             return None
         return self._dealer_for_next_deal()
 
-    def _dealer_for_next_deal(self, dealt=None):
+    def _dealer_for_next_deal(self, dealt: list[Player] | None = None) -> str | None:
         """The next deal's dealer; `dealt`: who is dealt it, when the caller has them."""
         playing = {p.seat for p in (self.in_players if dealt is None else dealt)}
         n = len(self.players)
         if self.last_dealer is None:
             # The first dealer, or the next seat dealt in when they sit out the first deal.
-            start, steps = self.player(self.first_dealer).seat, range(n)
+            start, steps = self.seated(self.first_dealer).seat, range(n)
         else:
             start, steps = self.last_dealer, range(1, n + 1)
         for step in steps:
@@ -137,64 +148,64 @@ class GameState:
         return None
 
     @property
-    def deals_left(self):
+    def deals_left(self) -> int:
         return self.spec.deals_left(self)
 
     @property
-    def pot(self):
+    def pot(self) -> Decimal:
         return self.spec.pot(self)
 
     @property
-    def leaders(self):
+    def leaders(self) -> list[str]:
         """Who is ahead, as the format counts it."""
         return self.spec.leaders(self)
 
     @property
-    def can_end(self):
+    def can_end(self) -> bool:
         """Whether the family may end the game now (a points session)."""
         return self.spec.ends_by_family and not self.finished
 
     # -- rejoins and splits (pool)
 
-    def rejoin_total(self):
+    def rejoin_total(self) -> int | None:
         """H + 1: what a rejoiner starts at, or None when nobody may rejoin now."""
         # Rejoiners of this break do not count, so the order of rejoins does not matter.
-        stayed = [self.player(name) for name in self.in_after_last_deal]
+        stayed = [self.seated(name) for name in self.in_after_last_deal]
         if len(stayed) < 2:
             return None
         return max(p.total for p in stayed) + 1
 
-    def rejoin_refusal(self, name):
+    def rejoin_refusal(self, name: str) -> str | None:
         """Why `name` may not rejoin now, or None when they may."""
         return self.spec.rejoin_refusal(self, name)
 
     @property
-    def can_rejoin(self):
+    def can_rejoin(self) -> list[str]:
         if self.finished:
             return []
         return [p.name for p in self.players if not p.is_in and not self.rejoin_refusal(p.name)]
 
     @property
-    def can_split(self):
+    def can_split(self) -> bool:
         return self.spec.can_split(self)
 
-    def split_shares(self, method, shares=None):
+    def split_shares(self, method: object, shares: object = None) -> dict[str, Decimal]:
         """Each in player's share of the pot by `method`; raises RuleError when not allowed."""
         return self.spec.split_shares(self, method, shares)
 
     # -- money
 
-    def amount(self, player):
+    def amount(self, player: Player) -> Decimal:
         return self.spec.amount(self, player)
 
     @property
-    def settlement(self):
+    def settlement(self) -> list[Payment]:
         """Who pays whom: [(from, to, amount), ...]."""
         return self.spec.settlement(self)
 
     # -- the document
 
-    def document(self):
+    def document(self) -> Document:
         """The `state` of the game document (shared/docs/game-json.md)."""
         players = []
         for p in self.players:

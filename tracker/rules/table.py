@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
+from typing import TypeVar
 
 from .money import MAX_MONEY, in_units
+from .shapes import Rules
 
 MONEY_UNITS = ("0.01", "1")
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 MAX_NAME_LENGTH = 30
 
+Choice = TypeVar("Choice")  # one of a rule's choices, as they are given
 
-def N_(text):
+
+def N_(text: str) -> str:
     """Mark a refusal's words for translation, changing nothing.
 
     The rules package imports nothing from Django: `manage.py makemessages
@@ -32,7 +37,10 @@ class Phrase(str):
     """A parameter of a refusal that is words to translate too (a rule's name,
     a reason), not a name or a number. It reads as its English words."""
 
-    def __new__(cls, template, params=None):
+    template: str
+    params: dict[str, object]
+
+    def __new__(cls, template: str, params: Mapping[str, object] | None = None) -> Phrase:
         if isinstance(template, Phrase) and not params:
             return template
         text = template % params if params else template
@@ -59,7 +67,7 @@ RULE_LABELS = {
 }
 
 
-def and_list(names):
+def and_list(names: Sequence[str]) -> str:
     """ "Asha", "Asha and Ravi", "Asha and Ravi and Meena", as words to translate."""
     if len(names) < 2:
         return "".join(names)
@@ -79,7 +87,16 @@ class RuleError(ValueError):
     names were put in, for the translation (tracker/i18n.py).
     """
 
-    def __init__(self, message, *, params=None, field=None, event=None, player=None, label=None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        params: Mapping[str, object] | None = None,
+        field: str | None = None,
+        event: int | None = None,
+        player: str | None = None,
+        label: str | None = None,
+    ) -> None:
         self.template = message
         self.params = dict(params or {})
         if params:
@@ -92,13 +109,13 @@ class RuleError(ValueError):
         self.label = label
 
     @property
-    def for_player(self):
+    def for_player(self) -> str:
         """The message as a player reads it beside the box: "Ravi: ..."."""
         if not self.player or self.message.startswith(f"{self.player} "):
             return self.message
         return f"{self.player}: {self.message}"
 
-    def __str__(self):
+    def __str__(self) -> str:
         parts = []
         if self.event is not None:
             parts.append(f"history[{self.event}]" + (f" ({self.label})" if self.label else ""))
@@ -111,11 +128,13 @@ class RuleError(ValueError):
 # ---------------------------------------------------------------- rule checks
 
 
-def label_of(key):
+def label_of(key: str) -> Phrase:
     return Phrase(RULE_LABELS[key])  # every rule of every format has its label
 
 
-def whole(rules, key, low=None, high=None, nullable=False):
+def whole(
+    rules: Rules, key: str, low: int | None = None, high: int | None = None, nullable: bool = False
+) -> int | None:
     """A whole-number rule between `low` and `high` (None allowed when `nullable`)."""
     value = rules[key]
     label = label_of(key)
@@ -151,7 +170,7 @@ AMOUNT = N_("%(label)s must be a plain amount such as 0.25, digits 0-9")
 PLAIN_AMOUNT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 
 
-def plain_amount(value):
+def plain_amount(value: object) -> Decimal | None:
     """`value` as a Decimal if it is a plain amount (PLAIN_AMOUNT, and no -0),
     else None. Every amount of money the engine reads goes through it: an entry
     fee, a point value, a split's share."""
@@ -166,7 +185,7 @@ def plain_amount(value):
     return amount
 
 
-def money_rule(rules, key, unit):
+def money_rule(rules: Rules, key: str, unit: str) -> str:
     """An amount of money: a plain decimal, not negative, in whole money units."""
     label = label_of(key)
     where = f"rules.{key}"
@@ -190,7 +209,7 @@ def money_rule(rules, key, unit):
     return str(amount)
 
 
-def choice(rules, key, choices):
+def choice(rules: Rules, key: str, choices: Sequence[Choice]) -> Choice:
     value = rules[key]
     if isinstance(value, bool) or value not in choices:
         shown = " or ".join(str(c) for c in choices)
@@ -202,7 +221,7 @@ def choice(rules, key, choices):
     return value
 
 
-def flag(rules, key):
+def flag(rules: Rules, key: str) -> bool:
     value = rules[key]
     if not isinstance(value, bool):
         raise RuleError(
@@ -213,7 +232,7 @@ def flag(rules, key):
     return value
 
 
-def money_unit(rules):
+def money_unit(rules: Rules) -> str:
     """The table's money unit, "0.01" (the default) or "1"."""
     unit = rules.setdefault("money_unit", "0.01")
     if isinstance(unit, (int, float)) and not isinstance(unit, bool):
@@ -221,12 +240,12 @@ def money_unit(rules):
     return choice(rules, "money_unit", MONEY_UNITS)
 
 
-def card_rules(rules):
+def card_rules(rules: Rules) -> Rules:
     """The calculator's house rules of a table, defaults filled in."""
     return {key: rules.get(key, default) for key, default in CARD_RULES.items()}
 
 
-def check_card_rules(rules, ordered):
+def check_card_rules(rules: Rules, ordered: Rules) -> Rules:
     """Add the calculator's house rules that differ from the defaults to `ordered`."""
     if "natural_wild" in rules:
         ordered["natural_wild"] = choice(rules, "natural_wild", ("pure", "joker"))
@@ -243,12 +262,12 @@ def check_card_rules(rules, ordered):
 # ---------------------------------------------------------------- seats
 
 
-def has_control_characters(text):
+def has_control_characters(text: str) -> bool:
     """Invisible control characters (U+0000 among them, which PostgreSQL cannot store)."""
     return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in text)
 
 
-def check_seat_name(name, seat, where):
+def check_seat_name(name: str, seat: int | None, where: str) -> str:
     """One seat's name, trimmed: not longer than MAX_NAME_LENGTH, no control characters.
     `seat`: the seat's number, or None for a player joining the game."""
     name = " ".join(name.split())
@@ -267,7 +286,7 @@ def check_seat_name(name, seat, where):
     return name
 
 
-def check_players(players):
+def check_players(players: object) -> list[str]:
     """Seat names: 2 to 10, not blank, unique ignoring case. Returns them trimmed."""
     if not isinstance(players, list):
         raise RuleError(N_("players must be a list of names"), field="players")

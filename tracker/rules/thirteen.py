@@ -7,6 +7,8 @@ of the result words at the table's value); `Thirteen` writes that once.
 from __future__ import annotations
 
 from .base import MONEY_UNIT_INPUT, PLAIN_AMOUNT_HELP, Format, RuleInput
+from .shapes import Rules
+from .state import GameState, Player, Row
 from .table import N_, RULE_LABELS, RuleError, choice, whole
 
 TYPED_RESULT = "points"  # a result typed as a number, as the deal form names its kind
@@ -43,7 +45,7 @@ CARD_INPUTS = {
 }
 
 
-def card_defaults(limit=None):
+def card_defaults(limit: int | None = None) -> dict[str, int]:
     """Drop and cap values, which follow the pool limit (rules.md)."""
     if limit == 61:
         return {"first_drop": 15, "middle_drop": 30, "full_count": 60, "wrong_show": 60}
@@ -55,7 +57,7 @@ def card_defaults(limit=None):
 class Thirteen(Format):
     min_first_drop = 0
 
-    def fill_rules(self, rules, out):
+    def fill_rules(self, rules: Rules, out: Rules) -> None:
         self.fill_head(rules, out)
         defaults = card_defaults(out.get("pool_limit"))
         for key in ("first_drop", "middle_drop", "full_count", "wrong_show"):
@@ -84,19 +86,19 @@ class Thirteen(Format):
             )
         self.fill_tail(rules, out)
 
-    def fill_head(self, rules, out):
+    def fill_head(self, rules: Rules, out: Rules) -> None:
         """The rules checked before the drops and the cap."""
 
-    def fill_tail(self, rules, out):
+    def fill_tail(self, rules: Rules, out: Rules) -> None:
         """The rules checked after them."""
 
-    def drops_off(self, rules):
+    def drops_off(self, rules: Rules) -> bool:
         return False
 
-    def check_drop(self, state, player, where):
+    def check_drop(self, state: GameState, player: Player, where: str) -> None:
         """Refuse a drop the table does not allow this player now."""
 
-    def result(self, state, player, result, where):
+    def result(self, state: GameState, player: Player, result: object, where: str) -> int:
         rules = state.rules
         if isinstance(result, str):
             if result not in RESULT_WORDS:
@@ -128,7 +130,7 @@ class Thirteen(Format):
             )
         return result
 
-    def score_deal(self, state, row, winner):
+    def score_deal(self, state: GameState, row: Row, winner: str) -> None:
         seated = {p.name: p for p in state.players}
         win = seated[winner]
         for name, value in row.points.items():
@@ -138,9 +140,9 @@ class Thirteen(Format):
                 p.drops_taken += 1
             self.pay(state, p, win, value)
 
-    def pay(self, state, loser, winner, value):
+    def pay(self, state: GameState, loser: Player, winner: Player, value: int) -> None:
         """Move what the loser's result is worth to the winner (chips, balance)."""
 
-    def result_buttons(self, rules):
+    def result_buttons(self, rules: Rules) -> list[tuple[str, str, int]]:
         words = [w for w in RESULT_WORDS if not (w in DROPS and self.drops_off(rules))]
         return [(w, RESULT_LABELS[w], rules[w]) for w in words]

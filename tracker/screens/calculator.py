@@ -4,10 +4,13 @@ Kept in the query string (GET), so every tap works without JavaScript and
 changes nothing on the server; htmx only swaps the panel in place.
 """
 
+from collections.abc import Mapping
+
 from django.utils.translation import gettext, gettext_noop
 
 from .. import i18n
 from ..rules import hand
+from ..rules.shapes import Rules
 
 RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUIT_NAMES = [
@@ -24,7 +27,7 @@ WILD_CHOICES += [(rank, f"{rank}s wild") for rank in RANK_ORDER]
 MAX_CARDS = 14
 
 
-def label(card):
+def label(card: str) -> str:
     """How a card is shown: 10♥, A♠, Joker."""
     if card == hand.PRINTED_JOKER:
         return gettext("Joker")
@@ -32,16 +35,18 @@ def label(card):
     return card[:-1] + symbol
 
 
-def is_red(card):
+def is_red(card: str) -> bool:
     return card[-1:] in ("H", "D")
 
 
 class Calculator:
     """What was tapped (from the query string) and what it adds up to."""
 
-    def __init__(self, params, table_rules=None, wild=None):
-        self.error = None
-        self.result = None
+    def __init__(
+        self, params: Mapping[str, str], table_rules: Rules | None = None, wild: str | None = None
+    ) -> None:
+        self.error: str | None = None  # what was refused, in the reader's language
+        self.result: hand.HandResult | None = None
         table_rules = table_rules or {}
         self.full_count = table_rules.get("full_count", 80)
         self.ace_value = table_rules.get("ace_value", 10)
@@ -61,7 +66,7 @@ class Calculator:
         self._tap(params)
         self._score()
 
-    def _tap(self, params):
+    def _tap(self, params: Mapping[str, str]) -> None:
         if params.get("clear"):
             self.cards = []
             return
@@ -82,7 +87,7 @@ class Calculator:
             except hand.HandError as refused:
                 self.error = i18n.full_stop(i18n.sentence(refused))
 
-    def _score(self):
+    def _score(self) -> None:
         if len(self.cards) not in (13, 14):
             return
         try:
@@ -101,23 +106,23 @@ class Calculator:
             self.error = i18n.refusal(refused)
 
     @property
-    def wild_choices(self):
+    def wild_choices(self) -> list[tuple[str, str]]:
         """(value, text) of the wild-card menu, in the reader's language."""
         first = [(value, gettext(text)) for value, text in WILD_CHOICES[:2]]
         return first + [(rank, gettext("%(rank)ss wild") % {"rank": rank}) for rank in RANK_ORDER]
 
     @property
-    def query(self):
+    def query(self) -> str:
         """The cards as the next tap carries them."""
         return " ".join(self.cards)
 
-    def picked(self):
+    def picked(self) -> list[dict[str, object]]:
         return [
             {"card": c, "label": label(c), "red": is_red(c), "index": i}
             for i, c in enumerate(self.cards)
         ]
 
-    def picker(self):
+    def picker(self) -> list[dict[str, object]]:
         """Rows of rank buttons per suit; a card is greyed once both decks' copies are in."""
         rows = []
         for code, sign, name in SUIT_NAMES:
@@ -136,22 +141,22 @@ class Calculator:
             )
         return rows
 
-    def jokers_full(self):
+    def jokers_full(self) -> bool:
         return self.cards.count(hand.PRINTED_JOKER) >= 4
 
-    def groups(self):
+    def groups(self) -> list[list[dict[str, object]]]:
         if not self.result:
             return []
         return [
             [{"label": label(c), "red": is_red(c)} for c in group] for group in self.result.groups
         ]
 
-    def ungrouped(self):
+    def ungrouped(self) -> list[dict[str, object]]:
         if not self.result:
             return []
         return [{"label": label(c), "red": is_red(c)} for c in self.result.ungrouped]
 
-    def discard(self):
+    def discard(self) -> str | None:
         if not self.result or not self.result.discard:
             return None
         return label(self.result.discard)

@@ -5,7 +5,7 @@ import io
 import segno
 
 
-def qr_svg(url, title):
+def qr_svg(url: str, title: str) -> str:
     code = segno.make(url, error="m")
     out = io.BytesIO()
     # No size attributes: the page sizes it. Presentation attributes only, no

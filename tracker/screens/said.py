@@ -12,10 +12,11 @@ number ("one hundred and one"), not digit by digit.
 from django.utils.translation import gettext, ngettext
 
 from ..i18n import full_stop
+from ..rules.state import GameState, Row
 from . import scoreboard
 
 
-def sentence(state, change):
+def sentence(state: GameState, change: object) -> str:
     """The few sentences said for the latest change `change` at `state`, or ""
     for a change that moved no score (or none noted)."""
     change = change if isinstance(change, dict) else {}
@@ -45,7 +46,7 @@ def sentence(state, change):
         # board shows it, and nothing about the score moved to be said.
         return ""
     if state.finished:
-        parts.append(scoreboard.banner(state))
+        parts.append(scoreboard.banner(state) or "")
     else:
         parts += _may_rejoin(state)
         parts.append(_leaders(state))
@@ -53,14 +54,14 @@ def sentence(state, change):
     return " ".join(part for part in parts if part)
 
 
-def _deal_row(state, number):
+def _deal_row(state: GameState, number: object) -> Row | None:
     for row in reversed(state.rows):
         if row.type == "deal" and row.number == number:
             return row
     return None
 
 
-def _deal_won(state, number):
+def _deal_won(state: GameState, number: object) -> str:
     """Deal N: who won it (basic: went rummy)."""
     row = _deal_row(state, number)
     if row is None or not row.winner:
@@ -72,7 +73,7 @@ def _deal_won(state, number):
     return text % {"n": number, "name": row.winner}
 
 
-def _went_out(state, number):
+def _went_out(state: GameState, number: object) -> list[str]:
     """Pool: who went out in deal N, and at what total."""
     row = _deal_row(state, number)
     if row is None:
@@ -83,7 +84,7 @@ def _went_out(state, number):
     ]
 
 
-def _may_rejoin(state):
+def _may_rejoin(state: GameState) -> list[str]:
     """Pool: who may rejoin now, and at what total."""
     start = state.rejoin_total()
     return [
@@ -92,11 +93,11 @@ def _may_rejoin(state):
     ]
 
 
-def _leaders(state):
+def _leaders(state: GameState) -> str:
     """Who leads, with the figure of the format (a pool total, chips, a balance)."""
     if not state.deals_played or state.split:
         return ""
-    leaders = [state.player(name) for name in state.leaders]
+    leaders = [state.seated(name) for name in state.leaders]
     if not leaders:
         return ""
     figure = state.spec.figure(state, leaders[0])
@@ -111,7 +112,7 @@ def _leaders(state):
     }
 
 
-def _deals_left(state):
+def _deals_left(state: GameState) -> str:
     """Deals (and basic played over a set number of deals): how many are left."""
     left = state.deals_left
     if not left:

@@ -7,19 +7,43 @@ game's format object (`state.spec`, see tracker/rules/base.py), so the
 template loops over them and never names a format.
 """
 
+from collections.abc import Sequence
 from decimal import Decimal
+from typing import TypedDict, TypeVar
 
 from django.utils.translation import gettext
 
 from ..i18n import phrase
 from ..rules import FORMATS, MAX_PLAYERS, RESULT_LABELS, money
 from ..rules.money_format import format_money
+from ..rules.shapes import Badge, Cell, Result
+from ..rules.state import GameState, Row
 
 SHORT_RESULTS = dict(RESULT_LABELS)
 RECENT = 12  # events the game screen lists; the rest are one tap away
 
+Words = TypeVar("Words", str, str | None)
 
-def said(text):
+
+class SeatChange(TypedDict):
+    """A player's changes of seat the game screen offers (points)."""
+
+    name: str
+    away: bool  # sits out now: offered to come back in
+    can_go: bool  # may sit out or leave (at least two must stay dealt in)
+
+
+class Seating(TypedDict):
+    """Who may join, sit out, come back or leave now (`seating`)."""
+
+    joinable: bool
+    join_note: str
+    players: list[SeatChange]
+    sits_out: bool
+    away: bool
+
+
+def said(text: Words) -> Words:
     """Words of the format module in the reader's language: a Phrase with its
     places, or words marked N_ (plain English words are looked up too)."""
     if not text or not isinstance(text, str):
@@ -29,12 +53,12 @@ def said(text):
     return gettext(text)
 
 
-def format_label(format_name):
+def format_label(format_name: str) -> str:
     """The format's name in the reader's language ("Pool", "Deals")."""
     return said(FORMATS[format_name].label) if format_name in FORMATS else format_name
 
 
-def standings(state):
+def standings(state: GameState) -> list[dict[str, object]]:
     """One line per seat: the figures a family reads at a glance, and the
     badges beside the name (leader or winner, who deals next, the format's own)."""
     spec = state.spec
@@ -42,7 +66,7 @@ def standings(state):
     next_dealer = state.next_dealer
     lines = []
     for p in state.players:
-        line = {
+        line: dict[str, object] = {
             "name": p.name,
             "seat": p.seat,
             "total": p.total,
@@ -64,7 +88,7 @@ def standings(state):
     return lines
 
 
-def _name_badges(line, state, own):
+def _name_badges(line: dict[str, object], state: GameState, own: list[Badge]) -> list[Badge]:
     """(text, CSS classes) of each badge after a standing's name. A finished game
     without a winner (a points session) has no "Winner": the top balance is only that."""
     badges = []
@@ -83,21 +107,21 @@ def _name_badges(line, state, own):
     return badges
 
 
-def _cell(cell):
+def _cell(cell: Cell) -> Cell:
     if cell.get("badge"):
         text, kind = cell["badge"]
         return {**cell, "badge": (said(text), kind)}
     return cell
 
 
-def seating(state, pot_after_join):
+def seating(state: GameState, pot_after_join: str) -> Seating:
     """Who may join, sit out, come back or leave now (rules.md "People come and go").
 
     `joinable`: whether "Add a player" is offered; `join_note` says why not, or
     what a joiner starts at in pool. `players`: per player the changes offered.
     """
     spec = state.spec
-    out = {
+    out: Seating = {
         "joinable": False,
         "join_note": "",
         "players": [],
@@ -139,7 +163,7 @@ def seating(state, pot_after_join):
     return out
 
 
-def layout(state, pot):
+def layout(state: GameState, pot: str) -> dict[str, object]:
     """The parts of the board that differ between formats, for the template."""
     spec = state.spec
     return {
@@ -151,20 +175,22 @@ def layout(state, pot):
     }
 
 
-def result_text(result):
+def result_text(result: Result) -> str:
     if isinstance(result, str):
         return said(SHORT_RESULTS.get(result, result))
     return str(result)
 
 
-def history(state, event_ids, limit=None):
+def history(
+    state: GameState, event_ids: Sequence[int], limit: int | None = None
+) -> list[dict[str, object]]:
     """The events, newest first (the newest `limit` of them). A deal has a box
     a player: its result, the figure after it, whether they dealt or went out.
     `event_ids` are the stored events' ids, in the history's order."""
     names = [p.name for p in state.players]
     rows = []
     for row in state.rows[-limit:] if limit else state.rows:
-        entry = {
+        entry: dict[str, object] = {
             "event_id": event_ids[row.index],
             "type": row.type,
             "number": row.number,
@@ -175,6 +201,7 @@ def history(state, event_ids, limit=None):
         if row.type == "deal":
             entry["boxes"] = _boxes(row, names, said(state.spec.won_label(row)))
         elif row.type == "join":
+            assert row.player is not None  # a join names who joins
             if row.after:
                 seat = gettext("after %(name)s") % {"name": row.after}
             else:
@@ -187,16 +214,16 @@ def history(state, event_ids, limit=None):
             }
         elif row.type == "split":
             entry["method"] = row.results.get("method")
-            entry["shares"] = [(name, money(share)) for name, share in row.shares.items()]
+            entry["shares"] = [(name, money(share)) for name, share in (row.shares or {}).items()]
         rows.append(entry)
     rows.reverse()
     return rows
 
 
-def _boxes(row, names, won_label):
+def _boxes(row: Row, names: list[str], won_label: str) -> list[dict[str, object]]:
     """A deal's box a player: the result (a dash for who was not dealt in), then
     the figure after it (none before a joiner sat down)."""
-    boxes = []
+    boxes: list[dict[str, object]] = []
     for name in names:
         won = name == row.winner
         played = won or name in row.results
@@ -221,7 +248,7 @@ def _boxes(row, names, won_label):
     return boxes
 
 
-def deal_summary(state, row):
+def deal_summary(state: GameState, row: Row) -> str | None:
     """One line for a deal, as the other phone saved it: "deal 3: Meena won; Asha 2, Ravi 3"."""
     if row.type != "deal":
         return None
@@ -233,7 +260,7 @@ def deal_summary(state, row):
     }
 
 
-def banner(state):
+def banner(state: GameState) -> str | None:
     """The game-over line, or None while the game goes on."""
     if not state.finished:
         return None
@@ -244,7 +271,7 @@ def banner(state):
         if state.pot:
             pot = format_money(money(state.pot), state.rules)
             return gettext("%(name)s wins the pot of %(pot)s!") % {"name": state.winner, "pot": pot}
-        won = sum(amount for _, to, amount in state.settlement if to == state.winner)
+        won: Decimal | int = sum(amount for _, to, amount in state.settlement if to == state.winner)
         won -= sum(amount for paid, _, amount in state.settlement if paid == state.winner)
         if won > 0 and state.spec.settles:  # basic for money: paid at the end, below
             amount = format_money(money(won), state.rules)
@@ -266,7 +293,7 @@ def banner(state):
     return gettext("Session ended. Settle up below.")
 
 
-def rejoin_notes(state):
+def rejoin_notes(state: GameState) -> list[str]:
     """Why each player who is out is not offered a rejoin now ("Ravi can't rejoin: ...")."""
     if state.finished:
         return []
@@ -283,7 +310,7 @@ def rejoin_notes(state):
     return notes
 
 
-def what_moved(before, after, changed):
+def what_moved(before: GameState, after: GameState, changed: int) -> str | None:
     """What a correction at history index `changed` moved besides that deal,
     for the notice after it ("Ravi's rejoin start moved 66 → 71"), or None."""
     lines = []
@@ -295,12 +322,12 @@ def what_moved(before, after, changed):
             lines.append(
                 moved % {"name": old.player, "old": old.start_total, "new": new.start_total}
             )
-    for old, new in zip(before.players, after.players, strict=False):
-        if old.status != new.status:
-            if new.status == "out":
-                lines.append(gettext("%(name)s is now out") % {"name": new.name})
-            elif old.status == "out":
-                lines.append(gettext("%(name)s is back in") % {"name": new.name})
+    for was, now in zip(before.players, after.players, strict=False):
+        if was.status != now.status:
+            if now.status == "out":
+                lines.append(gettext("%(name)s is now out") % {"name": now.name})
+            elif was.status == "out":
+                lines.append(gettext("%(name)s is back in") % {"name": now.name})
     if before.winner != after.winner:
         if after.winner:
             lines.append(gettext("%(name)s now wins the game") % {"name": after.winner})
@@ -312,11 +339,11 @@ def what_moved(before, after, changed):
     return gettext("Saved. %(what)s.") % {"what": text[:1].upper() + text[1:]}
 
 
-def figure_name(state):
+def figure_name(state: GameState) -> str:
     return gettext(state.spec.figure_name)
 
 
-def figure_plural(state):
+def figure_plural(state: GameState) -> str:
     """The figure's name in the plural, for "Chart of the totals" (chips stay chips)."""
     name = state.spec.figure_name.lower()
     translated = gettext(state.spec.figure_name)
@@ -325,7 +352,7 @@ def figure_plural(state):
     return name if name.endswith("s") else f"{name}s"
 
 
-def settlement(state):
+def settlement(state: GameState) -> list[dict[str, str]]:
     """Who pays whom, and how much."""
     return [
         {"from": payer, "to": payee, "amount": money(amount)}

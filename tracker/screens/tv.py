@@ -4,8 +4,13 @@ Plain data from what the game screen already lays out (scoreboard.standings
 and scoreboard.history); templates/tracker/tv.html draws it.
 """
 
+from collections.abc import Sequence
+from typing import Any
 
-def players(standings, columns, history):
+
+def players(
+    standings: Sequence[dict[str, Any]], columns: Sequence[str], history: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
     """Per player: the name and badges, the big figure (the board's first column),
     the other columns with their names (drops left, a share), and what they
     scored in the last deal."""
