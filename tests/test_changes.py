@@ -435,6 +435,7 @@ def post_endpoints(game):
         reverse("import_table"),
         *table_post_endpoints(),
         reverse("set_language"),
+        reverse("set_theme"),
         "/admin/login/",
     ]
 
@@ -487,7 +488,7 @@ def test_every_post_endpoint_is_in_the_charset_test(admin_on):
         if Client().post(url, {}).status_code != 405:
             taking.add(pattern.name)
     assert taking == listed - {"login"}, taking
-    assert len(taking) == 23
+    assert len(taking) == 24
 
 
 @pytest.mark.parametrize("csrf", [True, False], ids=["csrf-checked", "csrf-exempt-client"])
@@ -656,8 +657,8 @@ def test_the_pages_carry_the_version_in_every_form_that_changes_the_game():
     for page, version in pages:
         assert page.forms
         for form in page.forms:
-            if "/count/" in form["action"] or form["action"] == "/language/":
-                continue  # the card counter and the language switch change nothing
+            if "/count/" in form["action"] or form["action"] in ("/language/", "/theme/"):
+                continue  # the card counter and the language and theme switches change nothing
             assert form["fields"].get("version") == version, form
             posted_to = [form["action"]] + [b["formaction"] for b in form["buttons"]]
             actions.update(url.split("/")[3] for url in posted_to if url)

@@ -675,6 +675,8 @@ ROUTES = {
     "watch_csv": ("/w/{t}/game.csv", "GET"),
     "watch_chart": ("/w/{t}/chart.svg", "GET"),
     "watch_qr": ("/w/{t}/qr.svg", "GET"),
+    "watch_tv": ("/w/{t}/tv/", "GET"),
+    "watch_tv_live": ("/w/{t}/tv/live/", "GET"),
     # The family table's links: a game's tokens open none of them.
     "table": ("/t/{t}/", "GET"),
     "table_new_game": ("/t/{t}/new/", "POST"),
@@ -691,6 +693,8 @@ ROUTES = {
     "watch_table_csv": ("/tw/{t}/table.csv", "GET"),
     "watch_table_chart": ("/tw/{t}/money.svg", "GET"),
     "watch_table_qr": ("/tw/{t}/qr.svg", "GET"),
+    "watch_table_tv": ("/tw/{t}/tv/", "GET"),
+    "watch_table_tv_live": ("/tw/{t}/tv/live/", "GET"),
     "no_stream": ("/g/{t}/stream", "GET"),
 }
 

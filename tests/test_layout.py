@@ -19,7 +19,12 @@ def imports_of(path, modules):
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text())
+    # What only the type checker reads (`if TYPE_CHECKING:`) is no import at run time.
+    for guard in ast.walk(tree):
+        if isinstance(guard, ast.If) and getattr(guard.test, "id", "") == "TYPE_CHECKING":
+            guard.body = []
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):

@@ -77,7 +77,8 @@ def test_edit_delete_rejoin_split_and_undo_happen_in_place(phone, screenshot):
         ".points input"
     ).fill("12")
     edit.get_by_role("button", name="Save deal 1").click()
-    expect(page.locator(".notice")).to_have_text("Saved. Ravi's rejoin start moved 21 → 23.")
+    saved = "Saved. Ravi's rejoin start moved 21 → 23."
+    expect(page.locator("#notice .notice")).to_have_text(saved)
     expect(page.locator("#edit-deal")).to_have_count(0)
     # Deal 3, then delete it from its edit.
     form = page.locator("#deal-entry")

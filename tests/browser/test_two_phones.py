@@ -51,7 +51,7 @@ def test_a_deal_typed_while_another_phone_saved_one_is_kept_and_saved_on_a_secon
     expect(asha.locator(".points input")).to_have_value("40")
     form.get_by_role("button", name="Save deal 4").click()
     # Not saved twice: the other phone's deal is shown, this one kept to save or discard.
-    expect(phone.locator(".notice")).to_have_text(
+    expect(phone.locator("#notice .notice")).to_have_text(
         "Someone else just saved deal 3. Here is the new score."
     )
     expect(phone.locator("#conflict")).to_contain_text(
@@ -75,7 +75,7 @@ def test_a_deal_typed_while_another_phone_saved_one_is_kept_and_saved_on_a_secon
     }
     # Saved: the notice and the other phone's deal are gone, the form is the
     # empty one of deal 5, made against the new score.
-    expect(phone.locator(".notice")).to_have_count(0)
+    expect(phone.locator("#notice .notice")).to_have_count(0)
     expect(phone.locator("#conflict")).to_have_count(0)
     form = phone.locator("#deal-entry")
     expect(form.get_by_role("heading")).to_contain_text("Enter deal 5")
@@ -101,7 +101,7 @@ def test_a_saved_deal_leaves_an_empty_form_and_closes_an_open_correction(phone):
     expect(form.locator("input[name=winner]:checked")).to_have_count(0)
     expect(form.locator(".drift")).to_be_hidden()
     score_deal(phone, "Asha", Ravi=5, Meena=6)
-    expect(phone.locator(".notice")).to_have_count(0)
+    expect(phone.locator("#notice .notice")).to_have_count(0)
     assert [d["winner"] for d in game.history()] == ["Asha", "Ravi", "Meena", "Asha"]
 
 
@@ -138,7 +138,7 @@ def test_a_correction_made_while_another_phone_deleted_a_deal_names_the_same_dea
     # form for the next deal is "Save deal 2" too.
     edit.get_by_role("button", name="Save deal 2").click()
     expect(phone.get_by_role("heading", name="Correct deal 1")).to_be_visible()
-    expect(phone.locator(".notice")).to_contain_text("Someone else just deleted deal 1.")
+    expect(phone.locator("#notice .notice")).to_contain_text("Someone else just deleted deal 1.")
     expect(row.locator(".points input")).to_have_value("9")
     assert game.history() == [DEALS[1]]
     screenshot(phone)

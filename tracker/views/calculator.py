@@ -1,18 +1,18 @@
 """The hand calculator: any hand (`/calculator/`), or one player's hand of the
 deal being entered, under the game's table rules ("Count cards")."""
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from ..screens.calculator import Calculator
-from .common import get_game_or_404, page_or_part
+from .common import HtmxHttpRequest, get_game_or_404, page_or_part
 
 WILD_KEPT = "wild"  # session key: the wild rank last used for a game's deal
 
 
 @require_safe
-def calculator(request):
+def calculator(request: HtmxHttpRequest) -> HttpResponse:
     """Count any hand: the fewest points, whether it is a valid show, what to discard."""
     calc = Calculator(request.GET)
     context = {"calc": calc, "action": reverse("calculator"), "rules_shown": True}
@@ -20,7 +20,7 @@ def calculator(request):
 
 
 @require_safe
-def count_cards(request, token, seat):
+def count_cards(request: HtmxHttpRequest, token: str, seat: int) -> HttpResponse:
     """The calculator for one player of the deal being entered, under the table's rules."""
     game = get_game_or_404(token, can_edit=True)
     state = game.state()

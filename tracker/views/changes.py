@@ -9,7 +9,7 @@ nothing is changed. A post without a whole-number version gets 400.
 """
 
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -23,7 +23,7 @@ from ..forms import DealForm, JoinForm, SplitForm
 from ..models import Event, Game, StaleHistory
 from ..rules.money_format import plays_for_money
 from ..screens import scoreboard
-from .common import get_game_or_404, made_against, page_or_part
+from .common import HtmxHttpRequest, get_game_or_404, made_against, page_or_part
 from .games import show_game
 from .live import live_part
 
@@ -95,7 +95,7 @@ def _refused(request, game, error, version=None):
 
 
 @require_POST
-def add_deal(request, token):
+def add_deal(request: HtmxHttpRequest, token: str) -> HttpResponse:
     game = get_game_or_404(token, can_edit=True)
     version = made_against(request)
     if version != game.revision:  # stale, before anything typed is looked at
@@ -125,7 +125,7 @@ def add_deal(request, token):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def edit_deal(request, token, event_id):
+def edit_deal(request: HtmxHttpRequest, token: str, event_id: int) -> HttpResponse:
     game = get_game_or_404(token, can_edit=True)
     version = made_against(request) if request.method == "POST" else game.revision
     if version != game.revision:
@@ -253,7 +253,7 @@ EVENT_NAMES = {
 
 
 @require_POST
-def delete_event(request, token, event_id):
+def delete_event(request: HtmxHttpRequest, token: str, event_id: int) -> HttpResponse:
     game = get_game_or_404(token, can_edit=True)
     version = made_against(request)
     if version != game.revision:
@@ -278,7 +278,7 @@ def delete_event(request, token, event_id):
 
 
 @require_POST
-def join(request, token):
+def join(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A new player takes a seat between deals: "Add a player"."""
     game = get_game_or_404(token, can_edit=True)
     version = made_against(request)
@@ -306,7 +306,7 @@ def join(request, token):
 
 
 @require_POST
-def one_event(request, token, kind):
+def one_event(request: HtmxHttpRequest, token: str, kind: str) -> HttpResponse:
     """A change that is one event and nothing typed: a rejoin, a sit-out, a
     back-in or a leave (of the player named by the button tapped), or the end
     of a session. `kind` comes from the URL."""
@@ -327,7 +327,7 @@ def one_event(request, token, kind):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def split(request, token):
+def split(request: HtmxHttpRequest, token: str) -> HttpResponse:
     game = get_game_or_404(token, can_edit=True)
     confirmed = request.method == "POST" and "confirm" in request.POST
     version = made_against(request) if confirmed else None
@@ -375,7 +375,7 @@ def split(request, token):
 
 
 @require_POST
-def remove_game(request, token):
+def remove_game(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Remove a game (a mistaken start, a stray Play again, a duplicate import):
     it can be put back for 30 days. Back to where the family came from: its
     table's page, or the home page."""
@@ -397,7 +397,7 @@ def remove_game(request, token):
 
 
 @require_POST
-def put_back(request, token):
+def put_back(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A removed game back in its table's list and stats (or in Your games)."""
     game = Game.by_link(token, can_edit=True)
     if game is None or Game.objects.gone().filter(pk=game.pk).exists():

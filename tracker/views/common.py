@@ -6,16 +6,24 @@ import re
 from urllib.parse import quote
 
 from django.conf import settings
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
 
 from .. import allowance
 from ..models import Game, GameRemoved, Table
 from ..screens import qr
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it: `request.htmx` says
+    whether htmx sent it (django-htmx's own example types requests so)."""
+
+    htmx: HtmxDetails
 
 
 def get_game_or_404(token, can_edit):

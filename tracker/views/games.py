@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -26,6 +27,7 @@ from ..screens import said, scoreboard
 from ..screens.chart import running_totals
 from .common import (
     TOO_MANY,
+    HtmxHttpRequest,
     chart_svg,
     client_key,
     download,
@@ -40,7 +42,7 @@ from .common import (
 
 
 @require_safe
-def home(request):
+def home(request: HtmxHttpRequest) -> HttpResponse:
     show = request.GET.get("show", "")
     show = show if show in ("in_progress", "finished") else ""
     context = {
@@ -87,8 +89,8 @@ def _your_tables(request):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def new_game(request):
-    context = {"formats": FORMAT_CHOICES}
+def new_game(request: HtmxHttpRequest) -> HttpResponse:
+    context: dict[str, object] = {"formats": FORMAT_CHOICES}
     if request.method != "POST":
         return render(request, "tracker/new_game.html", {**context, "form": NewGameForm()})
     action = request.POST.get("action", "")
@@ -125,7 +127,7 @@ def new_game(request):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def import_game(request):
+def import_game(request: HtmxHttpRequest) -> HttpResponse:
     if request.method != "POST":
         return render(request, "tracker/import.html")
     if too_many(request):
@@ -140,7 +142,7 @@ def import_game(request):
     else:
         try:
             text = upload.read().decode("utf-8-sig")
-            if text.lstrip().startswith("{") or upload.name.lower().endswith(".json"):
+            if text.lstrip().startswith("{") or (upload.name or "").lower().endswith(".json"):
                 game = Game.import_document(game_json.loads(text), created_from=creator)
             else:
                 game = Game.import_csv(text, created_from=creator)
@@ -254,14 +256,14 @@ def show_game(request, game, state, can_edit, status=200, **extra):
 
 @gzip_page  # the first load of a game: about 20 KB of HTML, 4 KB compressed
 @require_safe
-def game(request, token, can_edit):
+def game(request: HtmxHttpRequest, token: str, can_edit: bool) -> HttpResponse:
     game = get_game_or_404(token, can_edit)
     remember(request, game, can_edit)
     return show_game(request, game, game.state(), can_edit)
 
 
 @require_POST
-def play_again(request, token):
+def play_again(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The next game of a finished one: the same format, rules and seats, named
     apart; made once (a second tap goes to the game the first made)."""
     game = get_game_or_404(token, can_edit=True)
@@ -280,20 +282,22 @@ def play_again(request, token):
 
 
 @require_safe
-def qr_code(request, token, can_edit, kind="view"):
+def qr_code(
+    request: HtmxHttpRequest, token: str, can_edit: bool, kind: str = "view"
+) -> HttpResponse:
     """The QR code of a game link, as SVG. The edit link's code needs the edit link."""
     return link_qr(request, get_game_or_404(token, can_edit), kind)
 
 
 @require_safe
-def download_json(request, token, can_edit):
+def download_json(request: HtmxHttpRequest, token: str, can_edit: bool) -> HttpResponse:
     game = get_game_or_404(token, can_edit)
     text = game_json.dumps(game.as_document())
     return download(game.name, text, "application/json", "json")
 
 
 @require_safe
-def download_csv(request, token, can_edit):
+def download_csv(request: HtmxHttpRequest, token: str, can_edit: bool) -> HttpResponse:
     game = get_game_or_404(token, can_edit)
     # A byte-order mark, so spreadsheet programs read names in any script.
     text = game.as_csv()
@@ -301,16 +305,16 @@ def download_csv(request, token, can_edit):
 
 
 @require_safe
-def chart(request, token, can_edit):
+def chart(request: HtmxHttpRequest, token: str, can_edit: bool) -> HttpResponse:
     game = get_game_or_404(token, can_edit)
     title = gettext("%(name)s: running totals") % {"name": game.shown_name}
     return chart_svg("tracker/chart.svg", running_totals(game.state(), title=title))
 
 
 @require_safe
-def favicon(request):
+def favicon(request: HtmxHttpRequest) -> HttpResponse:
     return redirect(static("favicon.svg"), permanent=True)
 
 
-def not_found(request, exception=None):
+def not_found(request: HtmxHttpRequest, exception: Exception | None = None) -> HttpResponse:
     return render(request, "404.html", status=404)

@@ -13,12 +13,12 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from ..models import Game, Table
-from .common import get_game_or_404
+from .common import HtmxHttpRequest, get_game_or_404
 from .games import game_context
 
 
 @require_safe
-def live(request, token, can_edit):
+def live(request: HtmxHttpRequest, token: str, can_edit: bool) -> HttpResponse:
     """The poll of the scoreboard: 204 while nothing changed, else the new board
     (and out of band the history and a fresh deal form)."""
     revision = Game.revision_by_link(token, can_edit)
@@ -39,7 +39,7 @@ def live_part(request, game, state, can_edit, **extra):
 
 
 @require_safe
-def no_stream(request, kind, token):
+def no_stream(request: HtmxHttpRequest, kind: str, token: str) -> HttpResponse:
     """A stream's address where no streams are served (tracker/asgi.py serves them
     on `make run`'s ASGI worker; not on `runserver` or the sync worker): 204 for
     a link that leads somewhere, so the page's EventSource stops without an error

@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from ..context_processors import PAGE_COLOURS, THEME_COLOURS
+from .common import HtmxHttpRequest
 
 SOURCE = Path(__file__).resolve().parent.parent / "sw.js"
 
@@ -50,7 +51,7 @@ def _version(source):
 
 
 @require_safe
-def manifest(request, language, theme="light"):
+def manifest(request: HtmxHttpRequest, language: str, theme: str = "light") -> HttpResponse:
     """static/manifest.webmanifest with its name and description in `language`,
     its splash and bar in the colours of `theme`.
 
@@ -59,7 +60,7 @@ def manifest(request, language, theme="light"):
     not reach it. The icons are given from the static files' own addresses."""
     if language not in dict(settings.LANGUAGES):
         raise Http404
-    document = json.loads(Path(finders.find("manifest.webmanifest")).read_text())
+    document = json.loads(Path(str(finders.find("manifest.webmanifest"))).read_text())
     with translation.override(language):
         document |= {
             "lang": language,
@@ -80,7 +81,7 @@ def manifest(request, language, theme="light"):
 
 
 @require_safe
-def service_worker(request):
+def service_worker(request: HtmxHttpRequest) -> HttpResponse:
     source = SOURCE.read_text()
     config = {
         "VERSION": _version(source),
@@ -97,6 +98,6 @@ def service_worker(request):
 
 
 @require_safe
-def offline(request):
+def offline(request: HtmxHttpRequest) -> HttpResponse:
     """Shown by the worker for a page this phone never opened, when there is no network."""
     return render(request, "tracker/offline.html")

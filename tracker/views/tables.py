@@ -9,7 +9,7 @@ as it is now, what was typed kept, and nothing changed.
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
@@ -23,6 +23,7 @@ from ..screens import table_chart
 from .common import (
     TOO_MANY,
     TOO_MANY_TABLES,
+    HtmxHttpRequest,
     chart_svg,
     client_key,
     download,
@@ -44,7 +45,7 @@ FORMAT_FILTERS = Game.FORMATS  # every format the games can have
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def new_table(request):
+def new_table(request: HtmxHttpRequest) -> HttpResponse:
     form = NewTableForm(request.POST if request.method == "POST" else None)
     status = 200
     if form.is_valid() and too_many(request, kind="tables"):
@@ -63,13 +64,13 @@ def new_table(request):
 
 
 @require_POST
-def import_table(request):
+def import_table(request: HtmxHttpRequest) -> HttpResponse:
     """A saved table document as a new table with new links."""
     error = TOO_MANY_TABLES if too_many(request, kind="tables") else _upload_error(request)
     creator, count = client_key(request), 1
     if error is None:
         try:
-            doc = game_json.loads(request.FILES["file"].read().decode("utf-8-sig"))
+            doc = game_json.loads(_upload_text(request))
             count = tables.games_in(doc)
             if too_many(request, count):  # before any game is replayed
                 raise allowance.Spent
@@ -98,6 +99,14 @@ def _upload_error(request):
     if upload.size > settings.TABLE_FILE_MAX_BYTES:
         return gettext("That file is too big.")
     return None
+
+
+def _upload_text(request: HtmxHttpRequest) -> str:
+    """The uploaded file's text (a UnicodeDecodeError when it is not UTF-8);
+    called once `_upload_error` found a file of a size to read."""
+    upload = request.FILES.get("file")
+    assert upload is not None
+    return upload.read().decode("utf-8-sig")
 
 
 def _message(error):
@@ -204,7 +213,7 @@ def _show_table(request, table, can_edit, status=200, **extra):
 
 
 @require_safe
-def table_page(request, token, can_edit):
+def table_page(request: HtmxHttpRequest, token: str, can_edit: bool) -> HttpResponse:
     table = get_table_or_404(token, can_edit)
     remember(request, table, can_edit)
     return _show_table(request, table, can_edit)
@@ -244,7 +253,7 @@ def _stale(request, table, version, **typed):
 
 
 @require_POST
-def add_member(request, token):
+def add_member(request: HtmxHttpRequest, token: str) -> HttpResponse:
     table = get_table_or_404(token, can_edit=True)
     version = made_against(request)
     form = MemberForm(request.POST)
@@ -264,7 +273,7 @@ def add_member(request, token):
 
 
 @require_POST
-def remove_member(request, token, member):
+def remove_member(request: HtmxHttpRequest, token: str, member: int) -> HttpResponse:
     table = get_table_or_404(token, can_edit=True)
     version = made_against(request)
     if version != table.revision:
@@ -279,7 +288,7 @@ def remove_member(request, token, member):
 
 
 @require_POST
-def play_again(request, token, game):
+def play_again(request: HtmxHttpRequest, token: str, game: int) -> HttpResponse:
     table = get_table_or_404(token, can_edit=True)
     version = made_against(request)
     if version != table.revision:  # the same tap sent twice starts one game
@@ -287,11 +296,11 @@ def play_again(request, token, game):
     previous = table.games.filter(pk=game).first()
     if previous is None:
         raise Http404("No such game at this table.")
-    refused = None
+    refused: str | None = None
     if tables.summaries([previous])[0]["status"] != "finished":
         refused = gettext("That game is still being played.")
     elif too_many(request):
-        refused = TOO_MANY
+        refused = str(TOO_MANY)
     if refused and not _still_at(table, version):  # another phone's change came first
         return _stale(request, table, version)
     if refused:
@@ -310,7 +319,7 @@ def play_again(request, token, game):
 
 
 @require_POST
-def upload(request, token):
+def upload(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A game (JSON or CSV) or a table document imported into this table."""
     table = get_table_or_404(token, can_edit=True)
     version = made_against(request)
@@ -321,7 +330,7 @@ def upload(request, token):
     if error is None:
         again = request.POST.get("again") == "on"
         try:
-            text = request.FILES["file"].read().decode("utf-8-sig")
+            text = _upload_text(request)
             if not text.lstrip().startswith("{"):
                 tables.import_game(table, text, creator, made_against=version, again=again)
             else:
@@ -359,7 +368,7 @@ def upload(request, token):
 
 
 @require_safe
-def download_table(request, token, can_edit):
+def download_table(request: HtmxHttpRequest, token: str, can_edit: bool) -> HttpResponse:
     table = get_table_or_404(token, can_edit)
     # Compact: the largest table's document is written in a fraction of the time.
     body = game_json.dumps(tables.export(table), compact=True)
@@ -367,7 +376,7 @@ def download_table(request, token, can_edit):
 
 
 @require_safe
-def download_table_csv(request, token, can_edit):
+def download_table_csv(request: HtmxHttpRequest, token: str, can_edit: bool) -> HttpResponse:
     table = get_table_or_404(token, can_edit)
     # A byte-order mark, so spreadsheet programs read names in any script.
     body = "\ufeff" + tables.sheet(table)
@@ -375,7 +384,7 @@ def download_table_csv(request, token, can_edit):
 
 
 @require_safe
-def chart(request, token, can_edit, kind):
+def chart(request: HtmxHttpRequest, token: str, can_edit: bool, kind: str) -> HttpResponse:
     table = get_table_or_404(token, can_edit)
     members = table.member_names()
     figures, _, found = tables.table_stats(table, members)
@@ -390,7 +399,9 @@ def chart(request, token, can_edit, kind):
 
 
 @require_safe
-def qr_code(request, token, can_edit, kind="view"):
+def qr_code(
+    request: HtmxHttpRequest, token: str, can_edit: bool, kind: str = "view"
+) -> HttpResponse:
     """The QR code of a table link, as SVG. The edit link's code needs the edit link."""
     return link_qr(request, get_table_or_404(token, can_edit), kind)
 
@@ -399,7 +410,7 @@ def qr_code(request, token, can_edit, kind="view"):
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def new_table_game(request, token):
+def new_table_game(request: HtmxHttpRequest, token: str) -> HttpResponse:
     table = get_table_or_404(token, can_edit=True)
     members = list(table.members.all())
     if request.method != "POST":

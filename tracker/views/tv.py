@@ -16,7 +16,7 @@ from .. import tables
 from ..documents import stats
 from ..models import Game
 from ..screens import tv
-from .common import get_game_or_404, get_table_or_404
+from .common import HtmxHttpRequest, get_game_or_404, get_table_or_404
 from .games import game_context
 
 
@@ -28,13 +28,13 @@ def _game_part(request, game, state):
 
 
 @require_safe
-def game_tv(request, token):
+def game_tv(request: HtmxHttpRequest, token: str) -> HttpResponse:
     game = get_game_or_404(token, can_edit=False)
     return render(request, "tracker/tv.html", _game_tv_context(request, game))
 
 
 @require_safe
-def game_tv_live(request, token):
+def game_tv_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The TV's poll: 204 while nothing changed, else its board afresh."""
     revision = Game.revision_by_link(token, can_edit=False)
     if revision is not None and request.GET.get("v") == revision:
@@ -60,13 +60,13 @@ def _game_tv_context(request, game):
 
 
 @require_safe
-def table_tv(request, token):
+def table_tv(request: HtmxHttpRequest, token: str) -> HttpResponse:
     table = get_table_or_404(token, can_edit=False)
     return render(request, "tracker/tv.html", _table_tv_context(request, table))
 
 
 @require_safe
-def table_tv_live(request, token):
+def table_tv_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
     table = get_table_or_404(token, can_edit=False)
     version = str(pushed.table_versions([table.pk])[table.pk])
     if request.GET.get("v") == version:
