@@ -8,6 +8,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from .test_table_money import finish
@@ -158,3 +159,27 @@ def test_a_table_page_asks_for_its_charts_in_its_theme():
         (f"{base}wins.svg?n=1&theme=dark", f"{base}wins.svg?n=1&theme=light"),
         (f"{base}money.svg?n=1&theme=dark", f"{base}money.svg?n=1&theme=light"),
     ]
+
+
+def test_the_dark_chart_is_in_the_stylesheet_s_dark_chart_colours():
+    """The chart's colours are the page's: static/tracker.css's dark --chart-*."""
+    css = (settings.BASE_DIR / "static" / "tracker.css").read_text()
+    dark = css.split(":root[data-theme=dark] {")[1].split("}")[0]
+    want = dict(re.findall(r"--chart-([\w]+):\s*(#[0-9a-fA-F]{6})", dark))
+    client = Client()
+    game = new_game(client, fmt="points", players=TEN)
+    post_deal(client, game, "Asha", **{name: 20 + i for i, name in enumerate(TEN[1:])})
+    root = drawn(client, f"/w/{game.view_token}/chart.svg?theme=dark")
+    lines = {line.get("data-player"): line.get("stroke") for line in root.iter(f"{SVG}polyline")}
+    grid = next(el for el in root.iter(f"{SVG}line") if el.get("class") == "tick-y")
+    muted = next(el for el in root.iter(f"{SVG}text") if el.get("class") == "tick-x")
+    found = {
+        "bg": ground(root),
+        "ink": root.get("fill"),
+        "muted": muted.get("fill"),
+        "grid": grid.get("stroke"),
+        **{str(seat): lines[name] for seat, name in enumerate(TEN, start=1)},
+    }
+    assert {key: value.lower() for key, value in found.items()} == {
+        key: value.lower() for key, value in want.items()
+    }
