@@ -617,6 +617,21 @@ document.addEventListener("click", (event) => {
     const found = document.cookie.match(/(?:^|;\s*)theme=(light|dark)(?:;|$)/);
     return found ? found[1] : "";
   };
+  // The charts are SVG images, which cannot read the page's colours: each is
+  // asked for in the theme (templates/tracker/chart_img.html). A chosen theme
+  // drops the <picture>'s source for the phone's dark, so the <img> decides.
+  const charts = (theme, dark) => {
+    for (const img of document.querySelectorAll("img.themed-chart")) {
+      const picture = img.closest("picture");
+      if (theme && picture) for (const source of picture.querySelectorAll("source")) source.remove();
+      if (picture && picture.querySelector("source")) continue; // as the phone: it chooses
+      const url = new URL(img.getAttribute("src"), location.href);
+      const want = dark ? "dark" : "light";
+      if (url.searchParams.get("theme") === want) continue;
+      url.searchParams.set("theme", want);
+      img.src = url.pathname + url.search;
+    }
+  };
   const apply = (theme) => {
     if (theme) root.dataset.theme = theme;
     else delete root.dataset.theme;
@@ -627,6 +642,7 @@ document.addEventListener("click", (event) => {
     const manifest = document.querySelector("link[rel=manifest][data-dark]");
     const dark = theme === "dark" || (!theme && phoneDark.matches);
     if (manifest) manifest.href = dark ? manifest.dataset.dark : manifest.dataset.light;
+    charts(theme, dark);
     for (const button of document.querySelectorAll(".theme button[name=theme]")) {
       button.setAttribute("aria-pressed", String(button.value === (theme || "auto")));
     }

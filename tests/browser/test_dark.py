@@ -157,3 +157,60 @@ def test_the_switch_without_javascript(browser, live_server, transactional_db):
     assert page.url.endswith("/offline/")
     assert ground(page) == BLACK
     context.close()
+
+
+# A chart as shown now: the address the <img> loaded, once drawn, and the colour
+# of its top-left pixel, drawn to a canvas (its ground: the chart's own rectangle).
+CHART_SHOWN = """() => {
+  const img = document.querySelector("#history-chart");
+  if (!img.complete || !img.naturalWidth) return null;
+  const canvas = document.createElement("canvas");
+  canvas.width = 360;
+  canvas.height = 260;
+  const context = canvas.getContext("2d");
+  context.drawImage(img, 0, 0, 360, 260);
+  const [r, g, b] = context.getImageData(2, 2, 1, 1).data;
+  return [new URL(img.currentSrc).searchParams.get("theme"), `rgb(${r}, ${g}, ${b})`];
+}"""
+
+
+def chart_shown(page, theme):
+    """Wait until the game's chart is drawn from its `theme` address; its ground's colour."""
+    page.wait_for_function(f"(theme) => ({CHART_SHOWN})()?.[0] === theme", arg=theme)
+    return page.evaluate(CHART_SHOWN)[1]
+
+
+def test_a_game_s_chart_is_drawn_dark_in_dark_and_follows_the_switch(phone):
+    game = new_game(Client(), players=("Asha", "Ravi", "Meena"))
+    post_deal(Client(), game, "Asha", Ravi=30, Meena=80)
+    # As the phone, on a phone set to dark.
+    phone.emulate_media(color_scheme="dark")
+    phone.goto(game.get_view_url())
+    phone.locator("details.chart > summary").click()
+    assert chart_shown(phone, "dark") == BLACK
+    phone.evaluate("() => { window.samePage = true; }")
+    light, dark, as_phone = (
+        phone.get_by_role("button", name=word, exact=True) for word in SWITCH["en"]
+    )
+    light.click()
+    assert chart_shown(phone, "light") == WHITE
+    dark.click()
+    assert chart_shown(phone, "dark") == BLACK
+    as_phone.click()
+    assert chart_shown(phone, "dark") == BLACK
+    phone.emulate_media(color_scheme="light")
+    assert chart_shown(phone, "light") == WHITE
+    assert phone.evaluate("() => window.samePage"), "the page was loaded again"
+    # Chosen dark, served dark: a deal saved meanwhile brings a new chart, still dark.
+    dark.click()
+    phone.reload()
+    phone.locator("details.chart > summary").click()
+    assert chart_shown(phone, "dark") == BLACK
+    post_deal(Client(), game, "Ravi", Asha=2, Meena=40)
+    game.refresh_from_db()
+    expect(phone.locator("#history-chart")).to_have_attribute(
+        "src", re.compile(rf"\?v={game.revision}&theme=dark$")
+    )
+    if not phone.locator("details.chart").evaluate("(details) => details.open"):
+        phone.locator("details.chart > summary").click()  # the history came anew, closed
+    assert chart_shown(phone, "dark") == BLACK

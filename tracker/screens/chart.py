@@ -36,7 +36,9 @@ scales to a 360 px phone and up; the height grows with the legend):
 The palette has 10 colours chosen to stay apart under the common colour
 vision deficiencies (checked by simulation) with a contrast of at least
 4.5:1 on white, so the names in the legend read as text; each player also
-has their own dash pattern, so no line depends on colour alone.
+has their own dash pattern, so no line depends on colour alone. The dark
+theme's 10 (`DARK_COLOURS`, on black: `palette("dark")`) are the same hues
+lightened, 7.6:1 or better on black; the page asks for its theme's chart.
 """
 
 from __future__ import annotations
@@ -59,8 +61,24 @@ DASHES = (
     "12 4", "2 2 6 2", "7 2 2 2 2 2", "1 4", "10 3 3 3 3 3",
 )  # fmt: skip
 # Every other colour the charts draw with, in one place: the templates read
-# them as `colours.paper` and so on, so a dark theme is a second such dict.
+# them as `colours.paper` and so on.
 LIGHT = {"paper": "#FFFFFF", "ink": "#222222", "muted": "#555555", "grid": "#DDDDDD"}
+# The dark theme's (issue 40, part 3): the same values as static/tracker.css's
+# dark --chart-*, on black. Each player's colour is 7.6:1 or better on it, so
+# the legend's names read as text; the same hues in the same seats, lightened.
+DARK_COLOURS = (
+    "#56B4E9", "#E69F00", "#2EC4A0", "#E8EAED", "#E07BB0",
+    "#B38BFF", "#D2A679", "#8C9EFF", "#FF6B8B", "#A5C93A",
+)  # fmt: skip
+DARK = {"paper": "#000000", "ink": "#E8EAED", "muted": "#A7AFB7", "grid": "#3B4148"}
+# A chart is drawn in the theme of the page that shows it ("light" unless "dark").
+THEMES = {"light": (LIGHT, COLOURS), "dark": (DARK, DARK_COLOURS)}
+
+
+def palette(theme):
+    """(the chart's colours, the players' colours) of the theme: light unless "dark"."""
+    return THEMES.get(theme, THEMES["light"])
+
 
 WIDTH = 360
 PLOT_HEIGHT = 150
@@ -154,7 +172,7 @@ def _series(state):
     return points, outs, rejoins, deals
 
 
-def running_totals(state, *, title=None):
+def running_totals(state, *, title=None, theme="light"):
     """The running figure per player over the deals, as the data chart.svg draws.
 
     The figure is the one `row.totals` holds: the pool total, the chips in
@@ -169,7 +187,10 @@ def running_totals(state, *, title=None):
 
     The y range always includes 0, every figure drawn, and the format's line
     (the pool limit, basic's target: a dashed `class="limit"` line).
+
+    `theme` "dark" draws it on black in the dark colours (`palette`).
     """
+    colours, seat_colours = palette(theme)
     spec = state.spec
     names = [xml_text(p.name) for p in state.players]
     points, outs, rejoins, deals = _series(state)
@@ -244,7 +265,7 @@ def running_totals(state, *, title=None):
         return {
             "name": xml_text(name),
             "deal": deal,
-            "colour": COLOURS[seat[name]],
+            "colour": seat_colours[seat[name]],
             "title": words % {"name": xml_text(name), "deal": deal, "value": value},
             "x": num(x),
             "y": num(y),
@@ -261,7 +282,7 @@ def running_totals(state, *, title=None):
             {
                 "name": name,
                 "shown": short(name, column_width - 30),
-                "colour": COLOURS[i % len(COLOURS)],
+                "colour": seat_colours[i % len(seat_colours)],
                 "dash": DASHES[i % len(DASHES)],
                 # "x,y x,y ...": a joiner's line starts at the deal they sat down.
                 "points": " ".join(
@@ -276,7 +297,7 @@ def running_totals(state, *, title=None):
         )
 
     return {
-        "colours": LIGHT,
+        "colours": colours,
         "font": FONT,
         "width": WIDTH,
         "height": height,

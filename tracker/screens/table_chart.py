@@ -18,7 +18,7 @@ from decimal import Decimal
 from django.utils.translation import gettext
 
 from ..rules.money_format import format_money
-from .chart import COLOURS, DASHES, FONT, LIGHT, WIDTH, nice_ticks, num, short, xml_text
+from .chart import DASHES, FONT, WIDTH, nice_ticks, num, palette, short, xml_text
 
 LEFT = 96
 RIGHT = WIDTH - 28
@@ -26,11 +26,11 @@ BAR = 18
 GAP = 8
 
 
-def _chart(kind, height, title, summary, **drawn):
+def _chart(kind, height, title, summary, theme, **drawn):
     """What both charts have: the frame, the title, the summary for screen readers."""
     return {
         "kind": kind,
-        "colours": LIGHT,
+        "colours": palette(theme)[0],
         "font": FONT,
         "width": WIDTH,
         "height": num(height),
@@ -40,8 +40,9 @@ def _chart(kind, height, title, summary, **drawn):
     }
 
 
-def wins(rows, title=None):
-    """A bar per member of the games they won."""
+def wins(rows, title=None, theme="light"):
+    """A bar per member of the games they won; `theme` "dark" draws it on black."""
+    seat_colours = palette(theme)[1]
     most = max([r["wins"] for r in rows] + [1])
     top = 28
     height = top + len(rows) * (BAR + GAP) + 12
@@ -55,7 +56,7 @@ def wins(rows, title=None):
                 "name": xml_text(row["name"]),
                 "shown": xml_text(short(row["name"], LEFT - 14)),
                 "wins": row["wins"],
-                "colour": COLOURS[i % len(COLOURS)],
+                "colour": seat_colours[i % len(seat_colours)],
                 "y": num(y),
                 "text_y": num(y + BAR - 5),
                 "width": num(width),
@@ -67,6 +68,7 @@ def wins(rows, title=None):
         height,
         title or gettext("Wins per member"),
         summary,
+        theme,
         bars=bars,
         left=LEFT,
         name_x=LEFT - 6,
@@ -74,12 +76,13 @@ def wins(rows, title=None):
     )
 
 
-def money(members, timeline, title=None, rules=None):
+def money(members, timeline, title=None, rules=None, theme="light"):
     """A line per member through their money after each finished game.
 
     `rules` say how money is written (`stats.money_rules`): "₹1,00,000" on a
     table that plays for money, in the summary and the axis's labels."""
     rules = rules or {}
+    seat_colours = palette(theme)[1]
     games = len(timeline) - 1
     values = [float(point["money"][m]) for point in timeline for m in members] + [0.0]
     low, high = min(values), max(values)
@@ -114,7 +117,7 @@ def money(members, timeline, title=None, rules=None):
             {
                 "name": xml_text(m),
                 "shown": xml_text(short(m, 140)),
-                "colour": COLOURS[i % len(COLOURS)],
+                "colour": seat_colours[i % len(seat_colours)],
                 "dash": DASHES[i % len(DASHES)],
                 # "x,y x,y ...", from the start at 0 to the last finished game.
                 "points": " ".join(
@@ -132,6 +135,7 @@ def money(members, timeline, title=None, rules=None):
         height,
         title or gettext("Money per member over the games"),
         summary,
+        theme,
         left=left,
         right=right,
         label_x=left - 4,

@@ -308,7 +308,8 @@ def download_csv(request: HtmxHttpRequest, token: str, can_edit: bool) -> HttpRe
 def chart(request: HtmxHttpRequest, token: str, can_edit: bool) -> HttpResponse:
     game = get_game_or_404(token, can_edit)
     title = gettext("%(name)s: running totals") % {"name": game.shown_name}
-    return chart_svg("tracker/chart.svg", running_totals(game.state(), title=title))
+    drawn = running_totals(game.state(), title=title, theme=request.GET.get("theme"))
+    return chart_svg("tracker/chart.svg", drawn)
 
 
 @require_safe

@@ -388,13 +388,15 @@ def chart(request: HtmxHttpRequest, token: str, can_edit: bool, kind: str) -> Ht
     table = get_table_or_404(token, can_edit)
     members = table.member_names()
     figures, _, found = tables.table_stats(table, members)
+    theme = request.GET.get("theme")  # the page's: "dark", else light
     if kind == "wins":
         title = gettext("%(name)s: wins per member") % {"name": table.name}
-        drawn = table_chart.wins(figures["members"], title=title)
+        drawn = table_chart.wins(figures["members"], title=title, theme=theme)
     else:
         title = gettext("%(name)s: money over the games") % {"name": table.name}
         timeline = stats.money_over_time(members, found)
-        drawn = table_chart.money(members, timeline, title=title, rules=stats.money_rules(found))
+        rules = stats.money_rules(found)
+        drawn = table_chart.money(members, timeline, title=title, rules=rules, theme=theme)
     return chart_svg("tracker/table_chart.svg", drawn)
 
 
