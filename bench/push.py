@@ -46,7 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import games as bench_games
-from bench import load, phones, report, server, tools
+from bench import load, phones, report, server, tools, watchers
 from bench.phones import PHONES
 from bench.report import Broken, judge, say
 
@@ -58,11 +58,13 @@ TARGETS = {
     "kib_per_stream": 32.0,
     "cpu_share": 1 / 15,
     "endpoint_share": 0.85,
+    "board_p95_ms": 100.0,
 }
 BARE = ("bench.push_bare:application", "--worker-class", "asgi")
 PHONE_TABLES = 167  # 1,002 phones
 SAVE_EVERY = 0.5  # seconds between the saves timed while the streams are held
 CONNECTIONS = 16  # wrk's and the deal saves', as the load tests
+WATCHED_DEALS = 20  # deals timed in Chromium, on a game 10 deals in
 QUIET_WAIT = 120  # seconds to wait for the other sessions to leave the CPU
 
 
@@ -268,6 +270,35 @@ def held_streams(db, env, tables, hold):
     )
 
 
+# -- 4. tap Save -> every watcher's board, in Chromium
+
+
+def watched_boards(db, env, game, deals):
+    """One scorer and five watchers in Chromium (bench/watchers.py): from the save's
+    post to every watcher's board showing the deal."""
+    with server.gunicorn(db, server.WORKERS, server.ASGI, **env) as live:
+        got = watchers.measure(live.port, game, deals)
+
+    def p50_95(name):
+        return f"p50 {percentile(got[name], 0.5):.0f}, p95 {percentile(got[name], 0.95):.0f} ms"
+
+    say(
+        f"push Chromium, 1 scorer and {watchers.WATCHERS} watchers, {deals} deals: the save "
+        f"answered {p50_95('answered')}; a watcher told {p50_95('told')}; told -> its board "
+        f"{p50_95('told_to_shown')}; each watcher's board {p50_95('sent_to_each')} "
+        "(all from the save's post)"
+    )
+    last = got["sent_to_all"]
+    p95 = percentile(last, 0.95)
+    judge(
+        f"push: tap Save -> all {watchers.WATCHERS} watchers' boards show it, Chromium, "
+        f"p50 / p95 of {deals} deals",
+        f"{percentile(last, 0.5):.0f} / {p95:.0f} ms",
+        f"p95 <= {TARGETS['board_p95_ms']:.0f} ms",
+        p95 <= TARGETS["board_p95_ms"],
+    )
+
+
 # -- main
 
 
@@ -298,6 +329,7 @@ def measure(args, db):
         "saves": bench_games.many_games(rng, bench_games.SAVE_GAMES, 0, "Push: saves"),
         "phones": bench_games.many_games(rng, PHONE_TABLES, 3, "Push: phones"),
         "held": [],
+        "watched": bench_games.points_game(random.Random(36), 10, "Push: watched"),
     }
     if only in (None, "streams"):
         games["held"] = bench_games.many_games(rng, -(-streams_wanted // PHONES), 3, "Push: held")
@@ -311,6 +343,8 @@ def measure(args, db):
         f"process) share the {os.cpu_count()} cores"
     )
     load.wait_quiet(QUIET_WAIT, before="the push figures")
+    if only in (None, "browser"):
+        watched_boards(db, env, games["watched"], args.deals or WATCHED_DEALS)
     if only in (None, "endpoints"):
         endpoints(db, env, games, seconds)
     if only in (None, "phones"):
@@ -327,7 +361,8 @@ def main(argv=None, db=None):
     parser.add_argument("--hold", type=int, help="seconds they are held (default 60; quick 20)")
     parser.add_argument("--window", type=int, help="seconds of each 1,000-phone run (60; 20)")
     parser.add_argument("--duration", type=int, help="seconds of each wrk run (10; 3)")
-    parser.add_argument("--only", choices=["endpoints", "phones", "streams"])
+    parser.add_argument("--deals", type=int, help="deals timed in Chromium (20)")
+    parser.add_argument("--only", choices=["browser", "endpoints", "phones", "streams"])
     args = parser.parse_args(argv)
     if db is not None:  # bench/run.py's: it reports a break and prints the summary
         measure(args, db)
