@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/push.py                  # on its own: about 10 minutes
     .venv/bin/python bench/push.py --quick          # shorter windows, 2,000 streams
-    .venv/bin/python bench/push.py --only streams   # or endpoints, phones: that part alone
+    .venv/bin/python bench/push.py --only streams   # or browser, endpoints, phones: that part alone
 
 bench/run.py calls main() after its own figures, on its database; on its own
 it makes one (bench/server.py). The servers are started as the tests start
@@ -26,8 +26,11 @@ sockets): they share the 2 cores with the server, so the figures are what one
 3. 10,000 streams held for 60 s (1,667 tables of 6): the server's memory per
    stream (RSS growth / streams, <= 32 KiB), none dropped, and with them held,
    save -> all 6 phones of a table told (the event received), p95 <= 100 ms and
-   p99 <= 250 ms, and p95 <= 2 x a bare ASGI broadcast (bench/push_bare.py)
-   holding as many streams on the same workers.
+   p99 <= 250 ms; and the fan-out alone, from the save's commit (its event's
+   created_at) to all 6 told, p95 <= 2 x a bare ASGI broadcast's, from its
+   broadcast (bench/push_bare.py) holding as many streams on the same workers.
+4. In Chromium, one scorer and five watchers (bench/watchers.py): from the
+   save's post to every watcher's board showing the deal, p95 <= 100 ms.
 
 Every load is bounded in time; the open-files limit is raised by this process.
 """
@@ -221,6 +224,7 @@ def held_streams(db, env, tables, hold):
                 lambda index, table, phone: phones.phone_paths(table, phone)[1],
             )
         )
+    results["app"]["fanout"] = phones.from_the_commit(results["app"]["all_told"], saves.committed())
     with server.gunicorn(db, server.WORKERS, BARE, **env) as live:
         bare = phones.BareSaves(live.port, len(tables))
         results["bare"] = asyncio.run(
@@ -228,9 +232,13 @@ def held_streams(db, env, tables, hold):
                 live, tables, hold, SAVE_EVERY, bare, lambda index, table, phone: f"/s/{index}"
             )
         )
+    results["bare"]["fanout"] = phones.from_the_commit(
+        results["bare"]["all_told"], bare.committed()
+    )
     for name, label in (("app", "app"), ("bare", "bare ASGI broadcast")):
         got = results[name]
         lat, first, answered = got["latencies"], got["first"], got["answered"]
+        fanout = got["fanout"]
         say(
             f"push {label}: {got['streams']} streams opened in {got['opened_in']:.1f} s, "
             f"held {hold} s, {got['dropped']} dropped, {got['beats']:.1f} heartbeats each; "
@@ -239,7 +247,9 @@ def held_streams(db, env, tables, hold):
             f"p95 {percentile(lat, 0.95):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms (the "
             f"first phone told: p50 {percentile(first, 0.5):.1f}, p95 "
             f"{percentile(first, 0.95):.1f}; the save answered: p50 "
-            f"{percentile(answered, 0.5):.1f}, p95 {percentile(answered, 0.95):.1f} ms)"
+            f"{percentile(answered, 0.5):.1f}, p95 {percentile(answered, 0.95):.1f} ms); "
+            f"from the {'commit' if name == 'app' else 'broadcast'} to all 6 told: p50 "
+            f"{percentile(fanout, 0.5):.1f}, p95 {percentile(fanout, 0.95):.1f} ms"
         )
     app = results["app"]
     p95, p99 = percentile(app["latencies"], 0.95), percentile(app["latencies"], 0.99)
@@ -249,12 +259,13 @@ def held_streams(db, env, tables, hold):
         f"<= {TARGETS['latency_p95_ms']:.0f} / {TARGETS['latency_p99_ms']:.0f} ms",
         p95 <= TARGETS["latency_p95_ms"] and p99 <= TARGETS["latency_p99_ms"],
     )
-    floor = percentile(results["bare"]["latencies"], 0.95)
+    fanout = percentile(app["fanout"], 0.95)
+    floor = percentile(results["bare"]["fanout"], 0.95)
     judge(
-        "push: save -> all 6 phones told, p95 / a bare ASGI broadcast's",
-        f"{p95 / floor:.2f} ({p95:.1f} / {floor:.1f} ms)",
+        "push: commit -> all 6 phones told, p95 / a bare ASGI broadcast's",
+        f"{fanout / floor:.2f} ({fanout:.1f} / {floor:.1f} ms)",
         f"<= {TARGETS['bare_factor']:.0f}",
-        p95 <= TARGETS["bare_factor"] * floor,
+        fanout <= TARGETS["bare_factor"] * floor,
     )
     judge(
         f"push: streams held {hold} s",

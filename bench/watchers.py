@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 
+from bench import tools
 from bench.games import PLAYERS
 from bench.report import Broken
 from tests.browser.conftest import CHROMIUM_ARGS, PHONE
@@ -132,7 +132,7 @@ def measure(port, game, deals):
     (the last watcher's board) and a board (each watcher's), over `deals` timed deals."""
     from playwright.sync_api import Error, sync_playwright
 
-    executable = shutil.which("chromium")
+    executable = tools.chromium()
     if executable is None:
         raise Broken("chromium is needed for the watchers' boards (scripts/chromium.sh)")
     rng = random.Random(36)
