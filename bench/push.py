@@ -296,8 +296,9 @@ def watched_boards(db, env, game, deals):
     say(
         f"push Chromium, 1 scorer and {watchers.WATCHERS} watchers, {deals} deals: the save "
         f"answered {p50_95('answered')}; a watcher told {p50_95('told')}; told -> its board "
-        f"{p50_95('told_to_shown')}; each watcher's board {p50_95('sent_to_each')} "
-        "(all from the save's post)"
+        f"{p50_95('told_to_shown')} (told -> board asked {p50_95('told_to_asked')}; asked -> "
+        f"first byte {p50_95('asked_to_byte')}; first byte -> shown {p50_95('byte_to_shown')}); "
+        f"each watcher's board {p50_95('sent_to_each')} (all from the save's post)"
     )
     last = got["sent_to_all"]
     p95 = percentile(last, 0.95)

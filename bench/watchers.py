@@ -12,6 +12,8 @@ by one machine's clock (`performance.timeOrigin + performance.now()`):
 - answered: its `htmx:beforeOnLoad` (the answer in, before it is swapped in);
 - told: a watcher's stream event with the new revision (a listener that
   EventSource gets before the page's own);
+- asked, first byte: the Resource Timing of the watcher's board fetch (the
+  server's time between them);
 - shown: a MutationObserver seeing the watcher's `#board` at the new revision
   (`data-revision`, which htmx does not hold back for its settle:
   base.html's attributesToSettle). The new board is in the page then, and
@@ -76,6 +78,20 @@ def percentile(values, share):
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
+# The page's marks, and its board fetches' Resource Timing by the revision they
+# were asked from (`?v=`): when each was sent and its answer's first byte came.
+MARKED = """() => {
+  const fetched = {};
+  for (const entry of performance.getEntriesByType("resource")) {
+    const url = new URL(entry.name);
+    if (!url.pathname.endsWith("/live/")) continue;
+    const at = (t) => performance.timeOrigin + t;
+    fetched[url.searchParams.get("v")] = [at(entry.requestStart), at(entry.responseStart)];
+  }
+  return { ...window.__bench, fetched };
+}"""
+
+
 # Resolves once this page's service worker has kept it at `revision` (tracker/sw.js:
 # the page's copy, as fetched) and no htmx request of the page is under way.
 KEPT = """async (revision) => {
@@ -112,7 +128,7 @@ class Phone:
         self.page.wait_for_function(KEPT, arg=revision, polling=50)
 
     def marks(self):
-        return self.page.evaluate("window.__bench")
+        return self.page.evaluate(MARKED)
 
 
 def enter_deal(page, rng):
@@ -128,8 +144,9 @@ def enter_deal(page, rng):
 
 
 def measure(port, game, deals):
-    """{"sent_to_all", "sent_to_each", "answered", "told", "told_to_shown"}: ms a deal
-    (the last watcher's board) and a board (each watcher's), over `deals` timed deals."""
+    """{"sent_to_all": ms a deal (from the post to the last watcher's board), and ms a
+    board (each watcher's): "sent_to_each", "answered", "told", "told_to_shown" and
+    its parts "told_to_asked", "asked_to_byte", "byte_to_shown"}, over `deals` deals."""
     from playwright.sync_api import Error, sync_playwright
 
     executable = tools.chromium()
@@ -167,4 +184,12 @@ def measure(port, game, deals):
         "answered": [answered[r] - sent[r] for r in timed],
         "told": [s["told"][r] - sent[r] for r in timed for s in seen],
         "told_to_shown": [s["shown"][r] - s["told"][r] for r in timed for s in seen],
+        "told_to_asked": [fetch(s, r)[0] - s["told"][r] for r in timed for s in seen],
+        "asked_to_byte": [fetch(s, r)[1] - fetch(s, r)[0] for r in timed for s in seen],
+        "byte_to_shown": [s["shown"][r] - fetch(s, r)[1] for r in timed for s in seen],
     }
+
+
+def fetch(marks, revision):
+    """(sent, first byte) of the board fetch that brought `revision` (asked from the one before)."""
+    return marks["fetched"][str(int(revision) - 1)]
