@@ -453,12 +453,13 @@ async def hold_and_save(server, tables, hold, saves_every, send_save, stream_pat
         count += 1
         await asyncio.sleep(max(0.0, start + count * saves_every - time.monotonic()))
     await asyncio.sleep(2)  # the last events
-    latencies, first, answered = [], [], []
+    latencies, first, answered, all_told = [], [], [], {}
     for key, at in send_save.sent_at.items():
         told = arrivals.get(key, [])
         if len(told) == PHONES:
             latencies.append((max(told) - at) * 1000)
             first.append((min(told) - at) * 1000)
+            all_told[key] = max(told)
         else:
             latencies.append(float("inf"))
         answered.append((send_save.answered_at[key] - at) * 1000)
@@ -474,8 +475,16 @@ async def hold_and_save(server, tables, hold, saves_every, send_save, stream_pat
         "latencies": latencies,
         "first": first,
         "answered": answered,
+        "all_told": all_told,  # (table index, revision): when its sixth phone was told
         "beats": beats,
     }
+
+
+def from_the_commit(all_told, committed):
+    """ms from each save's commit (`committed`: {key: time.time()}) to its sixth phone told
+    (`all_told`: {key: time.monotonic()}); a save whose phones were not all told: inf."""
+    offset = time.time() - time.monotonic()  # one machine's two clocks
+    return [(all_told.get(key, float("inf")) + offset - at) * 1000 for key, at in committed.items()]
 
 
 class AppSaves:
@@ -499,6 +508,22 @@ class AppSaves:
         self.answered_at[(index, table["revision"])] = time.monotonic()
         return table["revision"]
 
+    def committed(self):
+        """{(table index, revision): time.time()} of each save's commit, as stored: its
+        event's created_at, set as the row is written in the save's transaction, just
+        before the game's revision is updated and the transaction commits."""
+        from django.db import connections
+
+        from tracker.models import Event
+
+        index_of = {self.tables[index]["id"]: index for index, _ in self.sent_at}
+        rows = Event.objects.filter(game_id__in=index_of).values_list(
+            "game_id", "serial", "created_at"
+        )
+        found = {(index_of[game], serial): at.timestamp() for game, serial, at in rows}
+        connections.close_all()
+        return {key: found[key] for key in self.sent_at}
+
 
 class BareSaves:
     """The bare broadcast's "save": tell channel `index` its next number."""
@@ -506,17 +531,22 @@ class BareSaves:
     def __init__(self, port, count):
         self.connection = Connection(port)
         self.numbers = [0] * count
-        self.sent_at, self.answered_at = {}, {}
+        self.sent_at, self.answered_at, self.began_at = {}, {}, {}
 
     async def __call__(self, index):
         self.numbers[index] += 1
         sent = time.monotonic()
-        status, _ = await self.connection.request("GET", f"/send/{index}/{self.numbers[index]}")
-        if status != 204:
+        status, began = await self.connection.request("GET", f"/send/{index}/{self.numbers[index]}")
+        if status != 200:
             raise Broken(f"the bare broadcast answered {status}")
         self.sent_at[(index, self.numbers[index])] = sent
         self.answered_at[(index, self.numbers[index])] = time.monotonic()
+        self.began_at[(index, self.numbers[index])] = float(began)
         return self.numbers[index]
+
+    def committed(self):
+        """{(channel, number): time.time()} when the server began to broadcast each."""
+        return self.began_at
 
 
 def rss_kib(pids):

@@ -4,7 +4,9 @@ No Django, no database: `GET /s/<n>` holds a Server-Sent Events stream on
 channel n (sending "data: 0" at once, and a comment every 15 s as the app
 does, a fifteenth of the streams each second), and `GET /send/<n>/<v>` tells every
 worker (one Unix datagram to each worker's socket in BARE_DIR, as the app's
-default fan-out does) to send "data: <v>" to the streams of channel n. Served
+default fan-out does) to send "data: <v>" to the streams of channel n,
+answering the time it began to (time.time(), as the app's commit is timed by
+its event's created_at: bench/push.py). Served
 by the same gunicorn ASGI worker and number of workers as the app. Any other
 path is answered 404.
 """
@@ -13,6 +15,7 @@ import asyncio
 import contextlib
 import os
 import socket
+import time
 from pathlib import Path
 
 FOLDER = Path(os.environ.get("BARE_DIR", "/tmp/rummy-bare"))
@@ -76,10 +79,11 @@ async def application(scope, receive, send):
         await send({"type": "http.response.body", "body": b""})
         return
     if parts[0] == "send":
+        began = time.time()
         _broadcast(int(parts[1]), int(parts[2]))
         await receive()
-        await send({"type": "http.response.start", "status": 204, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": repr(began).encode()})
         return
     n = int(parts[1])
     queue = asyncio.Queue()

@@ -25,17 +25,22 @@ def wrk():
     return None
 
 
+def chromium():
+    """The chromium command (and the pages' fonts), or None (scripts/chromium.sh said why not)."""
+    _script("chromium")  # never fails; says why when chromium cannot be had
+    return shutil.which("chromium")
+
+
 def lighthouse():
     """(the lighthouse command, the chromium command), or None (and why not, said)."""
-    _script("chromium")  # never fails; says why when chromium cannot be had
-    chromium = shutil.which("chromium")
-    if chromium is None:
+    browser = chromium()
+    if browser is None:
         say("lighthouse: not run: chromium is missing (scripts/chromium.sh said why)")
         return None
     if not _script("lighthouse"):
         say("lighthouse: not run: not installed (scripts/lighthouse.sh said why)")
         return None
-    return str(LIGHTHOUSE), chromium
+    return str(LIGHTHOUSE), browser
 
 
 def version(*cmd):

@@ -1,0 +1,195 @@
+"""Tap Save -> every watcher's board shows the deal, in Debian's chromium (bench/push.py).
+
+One Chromium, six phones (a context each, the browser tests' 360 px touch
+screen): one scorer on the edit link, five watchers on the view link, on
+`make run`'s server (tracker/asgi.py on gunicorn's ASGI worker). The scorer
+enters each deal as a family does (taps the winner, types the other five
+players' points) and taps Save. Every time is taken in the pages themselves,
+by one machine's clock (`performance.timeOrigin + performance.now()`):
+
+- sent: the scorer's `htmx:beforeSend` for the deal form (htmx calls
+  `xhr.send` next);
+- answered: its `htmx:beforeOnLoad` (the answer in, before it is swapped in);
+- told: a watcher's stream event with the new revision (a listener that
+  EventSource gets before the page's own);
+- asked, first byte: the Resource Timing of the watcher's board fetch (the
+  server's time between them);
+- shown: a MutationObserver seeing the watcher's `#board` at the new revision
+  (`data-revision`, which htmx does not hold back for its settle:
+  base.html's attributesToSettle). The new board is in the page then, and
+  painted at the next frame.
+
+The next deal is entered once every phone is quiet again: each page's service
+worker has fetched the page to keep it (tracker.js asks 100 ms after a swap)
+and no request is left, so no deal is timed in another's tail. A first deal is
+not timed: the pages' first swap (warm-up).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from bench import tools
+from bench.games import PLAYERS
+from bench.report import Broken
+from tests.browser.conftest import CHROMIUM_ARGS, PHONE
+
+WATCHERS = 5
+WAIT_MS = 15_000  # a board not shown by then: the benchmark broke
+
+MARKS = """
+(() => {
+  const now = () => performance.timeOrigin + performance.now();
+  const marks = (window.__bench = { sent: {}, answered: {}, told: {}, shown: {} });
+  const first = (kind, revision) => {
+    if (!(revision in marks[kind])) marks[kind][revision] = now();
+  };
+  let saving = null; // the revision the scorer's save in flight makes
+  document.addEventListener("htmx:beforeSend", (event) => {
+    const form = event.detail.elt;
+    if (!form.matches || !form.matches("form.deal-form")) return;
+    saving = String(Number(form.querySelector("input[name=version]").value) + 1);
+    first("sent", saving);
+  });
+  document.addEventListener("htmx:beforeOnLoad", (event) => {
+    if (saving !== null && event.detail.elt.matches("form.deal-form")) first("answered", saving);
+  });
+  const Native = window.EventSource;
+  window.EventSource = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => first("told", event.data));
+    }
+  };
+  const look = () => {
+    const board = document.getElementById("board");
+    if (board) first("shown", board.dataset.revision);
+  };
+  new MutationObserver(look).observe(document, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ["data-revision"],
+  });
+})();
+"""
+
+
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+# The page's marks, and its board fetches' Resource Timing by the revision they
+# were asked from (`?v=`): when each was sent and its answer's first byte came.
+MARKED = """() => {
+  const fetched = {};
+  for (const entry of performance.getEntriesByType("resource")) {
+    const url = new URL(entry.name);
+    if (!url.pathname.endsWith("/live/")) continue;
+    const at = (t) => performance.timeOrigin + t;
+    fetched[url.searchParams.get("v")] = [at(entry.requestStart), at(entry.responseStart)];
+  }
+  return { ...window.__bench, fetched };
+}"""
+
+
+# Resolves once this page's service worker has kept it at `revision` (tracker/sw.js:
+# the page's copy, as fetched) and no htmx request of the page is under way.
+KEPT = """async (revision) => {
+  if (document.querySelector(".htmx-request")) return false;
+  const cache = await caches.open("pages-1");
+  const kept = await cache.match(location.origin + location.pathname);
+  return !!kept && (await kept.text()).includes(`data-revision="${revision}"`);
+}"""
+
+
+class Phone:
+    """A context (a phone) and its page on `path`."""
+
+    def __init__(self, browser, base_url, path):
+        self.path = path
+        self.context = browser.new_context(base_url=base_url, **PHONE)
+        self.context.set_default_timeout(WAIT_MS)
+        self.context.add_init_script(MARKS)
+        self.page = self.context.new_page()
+
+    def open(self, revision):
+        """The page, its stream open (the board waits for it), its service worker in
+        charge and done keeping it."""
+        self.page.goto(self.path)
+        self.page.locator("#board[hx-trigger=revision-moved]").wait_for()
+        self.page.wait_for_function("() => !!navigator.serviceWorker.controller")
+        self.wait_quiet(revision)
+
+    def wait_shown(self, revision):
+        self.page.wait_for_function("(r) => r in window.__bench.shown", arg=str(revision))
+
+    def wait_quiet(self, revision):
+        """Until the page was kept at `revision` and asks nothing more."""
+        self.page.wait_for_function(KEPT, arg=revision, polling=50)
+
+    def marks(self):
+        return self.page.evaluate(MARKED)
+
+
+def enter_deal(page, rng):
+    """Tap the winner, type each other player's points, tap Save."""
+    form = page.locator("#deal-entry")
+    winner = rng.choice(PLAYERS)
+    form.locator("label.win", has_text=re.compile(rf"^\s*{winner}")).tap()
+    for name in PLAYERS:
+        if name != winner:
+            row = form.locator(".deal-row", has=page.locator("label.win", has_text=name))
+            row.locator(".points input").fill(str(rng.randint(2, 80)))
+    form.get_by_role("button", name=re.compile("Save deal")).tap()
+
+
+def measure(port, game, deals):
+    """{"sent_to_all": ms a deal (from the post to the last watcher's board), and ms a
+    board (each watcher's): "sent_to_each", "answered", "told", "told_to_shown" and
+    its parts "told_to_asked", "asked_to_byte", "byte_to_shown"}, over `deals` deals."""
+    from playwright.sync_api import Error, sync_playwright
+
+    executable = tools.chromium()
+    if executable is None:
+        raise Broken("chromium is needed for the watchers' boards (scripts/chromium.sh)")
+    rng = random.Random(36)
+    base = f"http://127.0.0.1:{port}"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            scorer = Phone(browser, base, f"/g/{game['edit']}/")
+            watchers = [Phone(browser, base, f"/w/{game['view']}/") for _ in range(WATCHERS)]
+            everyone = [scorer, *watchers]
+            revision = game["revision"]
+            for phone in everyone:
+                phone.open(revision)
+            for _ in range(1 + deals):
+                enter_deal(scorer.page, rng)
+                revision += 1
+                for phone in everyone:
+                    phone.wait_shown(revision)
+                for phone in everyone:
+                    phone.wait_quiet(revision)
+            game["revision"] = revision
+            sent, answered = scorer.marks()["sent"], scorer.marks()["answered"]
+            seen = [watcher.marks() for watcher in watchers]
+        except Error as error:
+            raise Broken(f"the watchers' boards: {error.message.splitlines()[0]}") from error
+        finally:
+            browser.close()
+    timed = [str(r) for r in range(revision - deals + 1, revision + 1)]
+    return {
+        "sent_to_all": [max(s["shown"][r] for s in seen) - sent[r] for r in timed],
+        "sent_to_each": [s["shown"][r] - sent[r] for r in timed for s in seen],
+        "answered": [answered[r] - sent[r] for r in timed],
+        "told": [s["told"][r] - sent[r] for r in timed for s in seen],
+        "told_to_shown": [s["shown"][r] - s["told"][r] for r in timed for s in seen],
+        "told_to_asked": [fetch(s, r)[0] - s["told"][r] for r in timed for s in seen],
+        "asked_to_byte": [fetch(s, r)[1] - fetch(s, r)[0] for r in timed for s in seen],
+        "byte_to_shown": [s["shown"][r] - fetch(s, r)[1] for r in timed for s in seen],
+    }
+
+
+def fetch(marks, revision):
+    """(sent, first byte) of the board fetch that brought `revision` (asked from the one before)."""
+    return marks["fetched"][str(int(revision) - 1)]
