@@ -31,13 +31,11 @@ def database(tmp):
     This process takes the servers' environment (livegunicorn.server_env), so
     what it makes and counts in-process is what the servers read.
     """
-    cache_dir = Path(tmp) / "cache"
     with livegunicorn.live_database("sqlite", tmp) as db:
         env = livegunicorn.server_env(
             db.url,
             DJANGO_SETTINGS_MODULE=SETTINGS,
             ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
-            CACHE_DIR=str(cache_dir),
             LIVE_DIR=str(Path(tmp) / "live"),  # the pushed updates' sockets (tracker/live)
         )
         os.environ.update(env)
@@ -55,7 +53,6 @@ def gunicorn(db, workers=WORKERS, app=SYNC, **env):
     env = {
         "DJANGO_SETTINGS_MODULE": SETTINGS,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "CACHE_DIR": os.environ["CACHE_DIR"],
         "LIVE_DIR": os.environ["LIVE_DIR"],
         **env,
     }
