@@ -1,4 +1,4 @@
-// "Read scores aloud" (issue 40): after each change, the phone says the board's
+// "Read scores aloud": after each change, the phone says the board's
 // data-said, worded by the server in the page's language from the replayed
 // history (tracker/screens/said.py). Only for a board that comes in after a
 // change (data-said-for moved), never for a page opened or reloaded. The

@@ -105,7 +105,7 @@ document.addEventListener("click", (event) => {
 // plain links that work without JavaScript, marked with the slot they open in
 // (data-slot), fetched by htmx into it on a tap. One listener for all of them,
 // not an hx-get each: htmx sets up every hx-get element of a page one by one
-// when it starts, 19 links on a 50-deal game screen (bench/README.md, issue 14).
+// when it starts, 19 links on a 50-deal game screen.
 // A tap with a modifier key (a new tab) is left to the browser.
 document.addEventListener("click", (event) => {
   const link = event.target.closest("a[data-slot][href]");
@@ -453,7 +453,7 @@ document.addEventListener("click", (event) => {
   if (details) details.open = false;
 });
 // ---------------------------------------------------------------------------
-// Pushed updates (tracker/live/, issue 30). A game screen's board, a view
+// Pushed updates (tracker/live/). A game screen's board, a view
 // link's and a table page carry data-stream: the URL of a stream (Server-Sent
 // Events) whose every event is "the game (or table) is at revision N". When N
 // is not the revision shown (data-revision), the page fetches the part it

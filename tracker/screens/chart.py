@@ -63,7 +63,7 @@ DASHES = (
 # Every other colour the charts draw with, in one place: the templates read
 # them as `colours.paper` and so on.
 LIGHT = {"paper": "#FFFFFF", "ink": "#222222", "muted": "#555555", "grid": "#DDDDDD"}
-# The dark theme's (issue 40, part 3): the same values as static/tracker.css's
+# The dark theme's: the same values as static/tracker.css's
 # dark --chart-*, on black. Each player's colour is 7.6:1 or better on it, so
 # the legend's names read as text; the same hues in the same seats, lightened.
 DARK_COLOURS = (

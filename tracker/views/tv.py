@@ -1,4 +1,4 @@
-"""The TV screen of a game's view link and of a table's view link (issue 40).
+"""The TV screen of a game's view link and of a table's view link.
 
 A landscape scoreboard read from across the room, at the view link plus tv/.
 It reads only: it is found by the view token and carries no other token.
