@@ -138,7 +138,8 @@ def test_a_correction_made_while_another_phone_deleted_a_deal_names_the_same_dea
     # form for the next deal is "Save deal 2" too.
     edit.get_by_role("button", name="Save deal 2").click()
     expect(phone.get_by_role("heading", name="Correct deal 1")).to_be_visible()
-    expect(phone.locator("#notice .notice")).to_contain_text("Someone else just deleted deal 1.")
+    told = "Someone else just deleted deal 1."
+    expect(phone.locator(".notice[role=alert]")).to_contain_text(told)
     expect(row.locator(".points input")).to_have_value("9")
     assert game.history() == [DEALS[1]]
     screenshot(phone)
