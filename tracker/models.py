@@ -339,16 +339,23 @@ class Game(Linked):
     # -- changing
 
     @transaction.atomic
-    def add_event(self, event, made_against):
+    def add_event(self, event, made_against, state=None):
         """Append an event after the engine accepts it; returns the new state.
 
         `made_against` is the revision the form was made against: if another
         phone changed the history first, StaleHistory is raised before the
         event is looked at and nothing changes, so a retried post is recorded
-        once and never on the wrong history.
+        once and never on the wrong history. `state`: what this request's
+        `state()` replayed, when it read the game at that same revision: the
+        lock then finds the game still there, and as no revision is given to
+        two histories, it is the history replayed, not replayed again.
         """
         game = self.locked_at(made_against)
-        state = game.replay()
+        if state is None or self.revision != made_against:
+            state = game.replay()
+            ids = game.event_ids
+        else:
+            ids = self.event_ids
         game_json.check_room(state, settings.EVENTS_PER_GAME)
         if game.table_id is not None:
             game.table.check_room(events=1)
@@ -357,8 +364,8 @@ class Game(Linked):
         rules.apply(state, event)  # refuses before it changes anything
         event = game_json.named_as_seated(event, state.rows[-1])
         serial = game.revision + 1  # revisions only grow: an id is never given twice
-        Event.from_dict(game, len(game.event_ids), event, serial).save()
-        self.event_ids = [*game.event_ids, serial]
+        Event.from_dict(game, len(ids), event, serial).save()
+        self.event_ids = [*ids, serial]
         row = state.rows[-1]
         added = {"change": "added", "event": row.type}
         if row.type == "deal":

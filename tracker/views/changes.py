@@ -110,7 +110,7 @@ def add_deal(request: HtmxHttpRequest, token: str) -> HttpResponse:
         form.add_error(None, gettext("The game is over: no more deals."))
     if form.is_valid() and form.event is not None:
         try:
-            new_state = game.add_event(form.event, version)
+            new_state = game.add_event(form.event, version, state)
         except StaleHistory:
             return _stale(request, game, version, typed=request.POST)
         except rules.RuleError as error:
