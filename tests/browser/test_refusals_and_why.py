@@ -1,5 +1,5 @@
-"""Issue 16 on a 360 x 740 phone: refusals that are not lost, and the deal form
-warning before a drop for a player who must play."""
+"""On a 360 x 740 phone: refusals that are not lost, and the deal form warning
+before a drop for a player who must play."""
 
 import re
 

@@ -1,5 +1,5 @@
-"""Issue 16, "At the table, round two": bad input refused, every refusal shown
-beside its field at once, and the screens saying why. Figures worked by hand
+"""Bad input refused, every refusal shown beside its field at once, and the
+screens saying why. Figures worked by hand
 (Pool 101: out at 101, first drop 20, full count 80, rejoin cutoff 79)."""
 
 import html
