@@ -463,12 +463,17 @@ document.addEventListener("click", (event) => {
 // EventSource) the board polls every 2 s as it always did, so the offline
 // notice and its recovery work as before. An "event: poll" (the server's fan-out
 // is down) keeps the stream open and the board polling until a plain event.
-// Without JavaScript nothing changes.
+// A view link's stream (data-stream-sends-board) follows each new revision with
+// an "event: board", the part the board would fetch: it is swapped in as htmx
+// swaps a fetched one, and only if it is not there within BOARD_WITHIN_MS is the
+// board fetched. Without JavaScript nothing changes.
 (() => {
   if (!window.EventSource || !window.htmx) return; // the poll in the page does it all
   const POLL = "every 2s";
   const PUSHED = "revision-moved"; // the event the board's hx-trigger waits for
   const OPEN_WITHIN_MS = 10000; // no first event by then: this stream does not get through
+  const BOARD_WITHIN_MS = 1500; // a view link's board not sent by then: it is fetched
+  let boardWait = null;
   let source = null;
   let streaming = false; // the first event came and nothing failed since
   let latest = null; // the revision the stream said last
@@ -530,6 +535,7 @@ document.addEventListener("click", (event) => {
     close();
     source = new EventSource(url);
     watchdog = setTimeout(fail, OPEN_WITHIN_MS);
+    let hello = true; // the stream's first event: the revision when it opened, no board after it
     source.onmessage = (event) => {
       clearTimeout(watchdog);
       document.dispatchEvent(new Event("tracker:server-reached")); // the offline notice goes
@@ -537,8 +543,22 @@ document.addEventListener("click", (event) => {
       streaming = true;
       latest = event.data;
       trigger(PUSHED);
-      fetchIfMoved();
+      clearTimeout(boardWait);
+      if (!hello && holder().hasAttribute("data-stream-sends-board")) {
+        boardWait = setTimeout(fetchIfMoved, BOARD_WITHIN_MS);
+      } else {
+        fetchIfMoved();
+      }
+      hello = false;
     };
+    source.addEventListener("board", (event) => {
+      clearTimeout(boardWait);
+      const board = document.getElementById("board");
+      const sent = event.data.match(/data-revision="(\d+)"/);
+      if (!board || !board.hasAttribute("data-stream-sends-board")) return;
+      if (!sent || Number(sent[1]) <= Number(board.dataset.revision)) return;
+      htmx.swap(board, event.data, { swapStyle: "outerHTML" });
+    });
     // The server hears no changes for now (its Redis is down): the stream stays
     // open and the board polls until the stream's next plain event.
     source.addEventListener("poll", (event) => {

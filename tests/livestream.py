@@ -3,10 +3,10 @@
 `EventStream(port, path)` sends the GET an EventSource sends and reads the
 answer's status and headers; `.next_revision(timeout)` waits for the next
 plain event (its data, a revision), `.next_event(timeout)` for any (its name
-too), `.raw` is every byte received (`.body`: the body's), `.ended(timeout)`
-waits for the server to end the stream; `save_deal` saves a deal as a
-phone does. Reading is bounded in time: nothing
-here waits longer than it is told.
+too: a view link's "board" brings the board's HTML), `.raw` is every byte
+received (`.body`: the body's), `.ended(timeout)` waits for the server to end
+the stream; `save_deal` saves a deal as a phone does. Reading is bounded in
+time: nothing here waits longer than it is told.
 """
 
 from __future__ import annotations
@@ -32,11 +32,12 @@ class StreamTimeout(AssertionError):
 
 
 class EventStream:
-    def __init__(self, port, path, timeout=20.0):
+    def __init__(self, port, path, timeout=20.0, headers=()):
         self.path = path
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        more = "".join(f"{name}: {value}\r\n" for name, value in headers)
         self.sock.sendall(
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{more}"
             "Accept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n".encode()
         )
         self.raw = b""
@@ -135,10 +136,11 @@ class EventStream:
 
     def next_event(self, timeout=20.0):
         """(name, revision) of the next event, comments skipped: ("message", 3), or
-        ("poll", 3) while the server's fan-out is down and its page must poll."""
+        ("poll", 3) while the server's fan-out is down and its page must poll; a view
+        link's ("board", its HTML)."""
         for name, data in self.events(timeout):
             if data is not None:
-                return name, int(data)
+                return name, (data if name == "board" else int(data))
         raise AssertionError(f"{self.path}: the stream ended before an event came")
 
     def next_revision(self, timeout=20.0):

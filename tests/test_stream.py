@@ -96,18 +96,48 @@ EVENT_LINE = re.compile(rb"(retry: \d+|data: \d+|:|)")
 EVENT = re.compile(rb"^data: ", re.MULTILINE)  # an event, in a body
 
 
-def test_a_view_link_stream_carries_revisions_and_never_a_token(server, live_db):
+@pytest.mark.parametrize("link", ["g", "w"])
+def test_a_scorers_and_a_tvs_stream_carry_revisions_only(server, live_db, link):
+    game = live_db.import_game(points_game_doc(name="Scored", deals=1))
+    token = game["edit_token" if link == "g" else "view_token"]
+    with EventStream(server.port, f"/{link}/{token}/stream") as scoring:
+        assert scoring.next_revision() == 1
+        save_deal(server, game["edit_token"], 10_001)
+        assert scoring.next_revision(timeout=10) == 2
+        body = scoring.body
+    # Nothing but the reconnect delay, revisions and heartbeat comments: the scorer's
+    # phone fetches its board and a deal form of its own, the TV its own screen.
+    for line in body.split(b"\n"):
+        assert EVENT_LINE.fullmatch(line), line
+
+
+def test_a_watcher_is_sent_the_new_board_in_their_language_and_never_the_edit_link(server, live_db):
     game = live_db.import_game(points_game_doc(name="Watched", deals=1))
-    with EventStream(server.port, f"/w/{game['view_token']}/stream") as watching:
+    hindi_dark = [("Accept-Language", "hi"), ("Cookie", "theme=dark")]
+    path = f"/w/{game['view_token']}/stream?board=latest"  # as the view link's page opens it
+    with EventStream(server.port, path, headers=hindi_dark) as watching:
         assert watching.next_revision() == 1
         save_deal(server, game["edit_token"], 10_001)
         assert watching.next_revision(timeout=10) == 2
-        received, body = watching.raw, watching.body
+        name, board = watching.next_event(timeout=10)
+        received = watching.raw
+    assert name == "board"
+    assert 'id="board"' in board and 'data-revision="2"' in board
+    assert "2 डील हुईं" in board  # "2 deals played", in Hindi
+    assert "theme=dark" in board  # its chart drawn in the theme this phone chose
     assert game["edit_token"].encode() not in received
-    assert game["view_token"].encode() not in received
-    # Nothing but the reconnect delay, revisions and heartbeat comments.
-    for line in body.split(b"\n"):
-        assert EVENT_LINE.fullmatch(line), line
+    # The same board the page would fetch, had it not been sent.
+    fetched = server.browser().get(
+        f"/w/{game['view_token']}/live/?v=1",
+        headers={"HX-Request": "true", "Accept-Language": "hi", "Cookie": "theme=dark"},
+    )
+    assert fetched.status == 200
+    assert lines(board) == lines(fetched.body)
+
+
+def lines(html):
+    """The lines of some HTML, without their indentation (the stream's reader here drops it)."""
+    return [line.strip() for line in html.splitlines() if line.strip()]
 
 
 def test_a_wrong_or_unknown_link_is_404_and_no_stream(server, live_db):

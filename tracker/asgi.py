@@ -48,8 +48,11 @@ from .allowance import address_in  # noqa: E402
 from .live import hub as hubs  # noqa: E402
 from .live import stream  # noqa: E402
 from .middleware import security_headers, too_big  # noqa: E402
+from .views.live import BOARD_FOR as BOARD_FOR_NAME  # noqa: E402
+from .views.live import watch_board  # noqa: E402
 
 STREAM = re.compile(r"/(g|w|t|tw)/([^/]+)/stream")
+BOARD_FOR = BOARD_FOR_NAME.lower().encode("ascii")  # as a2wsgi passes the header on
 BODY_IN_MEMORY = 1 << 20  # a larger body is spooled to a temporary file
 PIECE = 1 << 16  # a spooled body is handed to Django this much at a time
 
@@ -76,13 +79,16 @@ async def _http(scope, receive, send):
         await _django(scope, receive, send)
         return
     # The stream's request, as Django answers it: sent on, unless it is the 204
-    # that lets the stream be held.
+    # that lets the stream be held (and says how a view link's board is made).
     let_through = False
+    board_for = None
 
     async def send_unless_let_through(message):
-        nonlocal let_through
+        nonlocal let_through, board_for
         if message["type"] == "http.response.start" and message["status"] == 204:
             let_through = True
+            found = dict(message.get("headers", ())).get(BOARD_FOR)
+            board_for = found.decode("ascii") if found else None
         if not let_through:
             await send(message)
 
@@ -95,7 +101,9 @@ async def _http(scope, receive, send):
             }
         )
         headers = _security_headers(_is_secure(scope))
-        await stream.serve(receive, send, _the_hub(), *found.groups(), _find, address, headers)
+        kind, token = found.groups()
+        hub = _the_hub()
+        await stream.serve(receive, send, hub, kind, token, _find, address, headers, board_for)
 
 
 # -- the streams
@@ -109,7 +117,13 @@ def _the_hub():
     global _hub
     if _hub is None:
         fanout = live.current_fanout()
-        _hub = hubs.Hub(fanout, live.read_versions, _on_a_thread, settings.STREAMS_PER_ADDRESS)
+        _hub = hubs.Hub(
+            fanout,
+            live.read_versions,
+            _on_a_thread,
+            settings.STREAMS_PER_ADDRESS,
+            make_board=watch_board,
+        )
         _hub.start()
     return _hub
 

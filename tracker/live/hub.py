@@ -89,9 +89,14 @@ def message(channel, version):
 
 
 class Hub:
-    def __init__(self, fanout, read_versions, run_in_thread, per_address=None):
-        """`read_versions(channels)` -> {channel: version}, run by `run_in_thread`."""
+    def __init__(self, fanout, read_versions, run_in_thread, per_address=None, make_board=None):
+        """`read_versions(channels)` -> {channel: version}, run by `run_in_thread`, as is
+        `make_board(game id, board_for)` -> a view link's board as it is now, or None."""
         self.fanout = fanout
+        self.make_board = make_board
+        # (channel, board_for): (the revision asked for, the board being made): the
+        # streams told that revision at once wait for one board, kept no longer.
+        self.boards = {}
         self.per_address = per_address  # None: no limit
         self.addresses = Counter()  # address: streams it holds (or is opening) here
         self.read_versions = read_versions
@@ -159,6 +164,23 @@ class Hub:
             listeners.discard(listener)
             if not listeners:
                 del self.channels[listener.channel]
+
+    async def board(self, channel, version, board_for):
+        """A view link's board of the game on `channel` once it is at `version` (or
+        later), made once for every stream of that game and `board_for` told it."""
+        key = (channel, board_for)
+        made = self.boards.get(key)
+        if made is None or made[0] != version:
+            _, game_id = channel
+            task = asyncio.ensure_future(self.run_in_thread(self.make_board, game_id, board_for))
+            made = self.boards[key] = (version, task)
+
+            def forget(task, key=key):
+                if self.boards.get(key, (None, None))[1] is task:
+                    del self.boards[key]
+
+            task.add_done_callback(forget)
+        return await asyncio.shield(made[1])
 
     # -- what the listener hears
 

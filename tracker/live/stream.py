@@ -11,7 +11,10 @@ hub allows here is answered 429: the page polls instead. Then the stream is
 held on the event loop, with no thread: the current revision at once (so a
 reconnect needs no replay), a comment every HEARTBEAT seconds, and the new
 revision each time the worker's hub hears of one. An event is only
-"data: <revision>": nothing a link could be derived from. While the worker's
+"data: <revision>": nothing a link could be derived from. A view link's
+stream then sends the new board as an "event: board" (tracker/views/live.py's
+`watch_board`, the part the page would fetch), made once for every stream of
+the worker told that revision in the same language and theme. While the worker's
 fan-out is cut off (Redis down) the stream says "event: poll" instead, and its
 page polls until the next plain event. The stream ends
 when the phone goes, when the game or table is deleted, or when the server
@@ -38,9 +41,10 @@ async def refuse(send, status, text, headers, more=()):
     await send({"type": "http.response.body", "body": text.encode()})
 
 
-async def serve(receive, send, hub, kind, token, find, address, headers):
+async def serve(receive, send, hub, kind, token, find, address, headers, board_for=None):
     """`find(kind, token)` -> (channel, version) or None, awaited (it runs on a thread);
-    `address`: the phone's; `headers`: the security headers, [(name, value)] as bytes."""
+    `address`: the phone's; `headers`: the security headers, [(name, value)] as bytes;
+    `board_for`: how a view link's board is made for this phone (None: not sent)."""
     if not hub.admit(address):
         retry = [(b"retry-after", b"60")]
         await refuse(
@@ -57,12 +61,12 @@ async def serve(receive, send, hub, kind, token, find, address, headers):
             what = "game" if kind in ("g", "w") else "table"
             await refuse(send, 404, f"No {what} has that link.\n", headers)
             return
-        await _hold(receive, send, hub, found, headers)
+        await _hold(receive, send, hub, found, headers, board_for)
     finally:
         hub.release(address)
 
 
-async def _hold(receive, send, hub, found, headers):
+async def _hold(receive, send, hub, found, headers, board_for):
     channel, version = found
     listener = hub.join(channel, version)
 
@@ -94,6 +98,12 @@ async def _hold(receive, send, hub, found, headers):
             else:
                 continue
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            if moved and board_for is not None and not hub.polling:
+                board = await hub.board(channel, listener.known, board_for)
+                if board is not None:
+                    lines = "".join(f"data: {line}\n" for line in board.splitlines())
+                    chunk = f"event: board\n{lines}\n".encode()
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
         if not gone.done():  # deleted or stopping: end the response; the phone reconnects
             await send({"type": "http.response.body", "body": b""})
     except OSError:

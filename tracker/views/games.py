@@ -184,9 +184,15 @@ def _readable(error):
 # -- the game screen
 
 
-def game_context(request, game, state, can_edit, **extra):
-    """What the game screen shows of `game` at `state` (read or replayed by the caller)."""
-    all_events = request.GET.get("history") == "all"
+def all_history(request):
+    """Whether the page asks for the whole history (?history=all), not the latest rows."""
+    return request.GET.get("history") == "all"
+
+
+def game_context(game, state, can_edit, all_events=False, **extra):
+    """What the game screen shows of `game` at `state` (read or replayed by the caller),
+    with every row of its history when `all_events`. Nothing in it is read from the
+    request: a watcher's board is made the same way for its stream (views/live.py)."""
     query = "?history=all" if all_events else ""
     token = game.token(can_edit)
     prefix = "" if can_edit else "watch_"
@@ -208,7 +214,12 @@ def game_context(request, game, state, can_edit, **extra):
         "query": query,
         "live_url": f"{live_url}?v={game.revision}" + ("&history=all" if all_events else ""),
         # The page's stream of pushed updates (tracker/asgi.py, tracker/live/).
-        "stream_url": (game.get_absolute_url() if can_edit else game.get_view_url()) + "stream",
+        # A view link's stream sends it the new board, with the rows it shows (views/live.py).
+        "stream_url": (
+            f"{game.get_absolute_url()}stream"
+            if can_edit
+            else f"{game.get_view_url()}stream?board={'all' if all_events else 'latest'}"
+        ),
         "json_url": reverse(f"{prefix}json", args=[token]),
         "csv_url": reverse(f"{prefix}csv", args=[token]),
         "chart_url": reverse(f"{prefix}chart", args=[token]),
@@ -250,7 +261,7 @@ def game_context(request, game, state, can_edit, **extra):
 
 def show_game(request, game, state, can_edit, status=200, **extra):
     """The game screen, or its `#game` part for htmx."""
-    context = game_context(request, game, state, can_edit, **extra)
+    context = game_context(game, state, can_edit, all_history(request), **extra)
     return page_or_part(request, "tracker/game.html", "game", context, status=status)
 
 

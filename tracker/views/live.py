@@ -6,15 +6,32 @@ phone told, or polling where it holds no stream, asks `live` for its board:
 204 while it shows the revision the game is at, else the parts a change
 moves, the stored history replayed by the code that is running. The save's
 own answer is the same part (views/changes.py).
+
+A view link's stream sends its watchers that part itself (`watch_board`), made
+once a revision in each worker for the phones of one language and theme: a
+watcher's board shows the deal without a request of its own.
 """
 
+import logging
+
+from django.db import close_old_connections
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils import translation
 from django.views.decorators.http import require_safe
 
+from ..context_processors import chosen_theme
 from ..models import Game, Table
 from .common import HtmxHttpRequest, get_game_or_404
-from .games import game_context
+from .games import all_history, game_context
+
+log = logging.getLogger(__name__)
+
+# The header of `no_stream`'s 204 that tells tracker/asgi.py how a view link's
+# stream is to be sent its board: "<language> <theme or -> <all or latest>" (rows).
+# It is read there and never sent on.
+BOARD_FOR = "X-Board-For"
 
 
 @require_safe
@@ -34,8 +51,28 @@ def live(request: HtmxHttpRequest, token: str, can_edit: bool) -> HttpResponse:
 def live_part(request, game, state, can_edit, **extra):
     """The parts of the game screen that a change moves: the board, and out of
     band the history and, on the edit link, the deal form."""
-    context = game_context(request, game, state, can_edit, oob=True, **extra)
+    context = game_context(game, state, can_edit, all_history(request), oob=True, **extra)
     return render(request, "tracker/game.html#live", context)
+
+
+def watch_board(game_id, board_for):
+    """The view link's live part of the game as it is now, for a stream whose
+    `no_stream` said `board_for`, or None (the game gone; it could not be made:
+    the page then fetches it). Runs on Django's thread, outside a request."""
+    close_old_connections()
+    language, theme, rows = board_for.split()
+    try:
+        game = Game.objects.filter(pk=game_id, removed_at=None).first()
+        if game is None:
+            return None
+        state = game.state()
+        with translation.override(language):
+            context = game_context(game, state, False, rows == "all", oob=True)
+            context["theme"] = "" if theme == "-" else theme
+            return render_to_string("tracker/game.html#live", context)
+    except Exception:  # the phone fetches its board instead, as without the stream's
+        log.exception("live: could not make the board of game %s", game_id)
+        return None
 
 
 @require_safe
@@ -47,4 +84,8 @@ def no_stream(request: HtmxHttpRequest, kind: str, token: str) -> HttpResponse:
     model = Table if kind in ("t", "tw") else Game
     if model.by_link(token, can_edit=kind in ("g", "t")) is None:
         raise Http404("No game or table has that link.")
-    return HttpResponse(status=204)
+    response = HttpResponse(status=204)
+    rows = request.GET.get("board")  # a view link's game screen asks for its board
+    if kind == "w" and rows in ("latest", "all"):
+        response[BOARD_FOR] = f"{request.LANGUAGE_CODE} {chosen_theme(request) or '-'} {rows}"
+    return response

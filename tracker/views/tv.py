@@ -17,12 +17,12 @@ from ..documents import stats
 from ..models import Game
 from ..screens import tv
 from .common import HtmxHttpRequest, get_game_or_404, get_table_or_404
-from .games import game_context
+from .games import all_history, game_context
 
 
 def _game_part(request, game, state):
     """What the TV shows of one game: the view link's context and the cards."""
-    context = game_context(request, game, state, can_edit=False)
+    context = game_context(game, state, can_edit=False, all_events=all_history(request))
     context.update(tv.players(context["standings"], context["columns"], context["history"]))
     return context
 
@@ -50,6 +50,8 @@ def _game_tv_context(request, game):
     context.update(
         {
             "tv_live_url": f"{live_url}?v={game.revision}",
+            # Its stream tells the revision only: the TV fetches its own board.
+            "stream_url": f"{game.get_view_url()}stream",
             "live": not state.finished,
             "version": game.revision,
             "said_for": f"g{game.pk}-{game.revision}",
