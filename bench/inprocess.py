@@ -53,11 +53,11 @@ def render_growth(games, quick):
         game = Game.by_link(made["edit"], True)
         names, history = game.seat_names(), game.history()
         state = game.replay(history, names)
-        context = game_context(request, game, state, True)
+        context = game_context(game, state, True)
         steps = {
             "read": lambda g=game: (g.seat_names(), g.history()),
             "replay": lambda g=game, h=history, n=names: g.replay(h, n),
-            "lay out": lambda g=game, s=state: game_context(request, g, s, True),
+            "lay out": lambda g=game, s=state: game_context(g, s, True),
             "template": lambda c=context: render_to_string("tracker/game.html", c, request),
         }
         parts = ", ".join(f"{name} {median_ms(fn, repeat):.1f}" for name, fn in steps.items())
