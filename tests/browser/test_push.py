@@ -18,6 +18,7 @@ from ..livegunicorn import ASGI, live_database, live_server, points_game_doc
 from ..liveredis import redis_server, redis_skip_reason, stopped
 from ..livestream import save_deal
 from .conftest import CSP_CONSOLE, CSP_LISTENER, PHONE, PhoneLog
+from .test_tv import said, speech
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -43,14 +44,18 @@ def server(db, tmp_path_factory):
 class Phone:
     """A Chromium context and its page, with what the page requested and reported."""
 
-    def __init__(self, browser, base_url):
+    def __init__(self, browser, base_url, language="en", init_script=None):
         self.log = PhoneLog()
-        self.context = browser.new_context(base_url=base_url, **PHONE)
+        self.context = browser.new_context(
+            base_url=base_url, extra_http_headers={"Accept-Language": language}, **PHONE
+        )
         self.context.set_default_timeout(10_000)
         self.context.expose_binding(
             "__reportCspViolation", lambda source, text: self.log.csp.append(text)
         )
         self.context.add_init_script(CSP_LISTENER)
+        if init_script:
+            self.context.add_init_script(init_script)
         self.page = self.context.new_page()
         self.requests = []  # (time.monotonic(), method, url)
         self.page.on("request", self._requested)
@@ -76,8 +81,8 @@ class Phone:
 def phones(browser, server):
     made = []
 
-    def phone():
-        made.append(Phone(browser, server.url))
+    def phone(**kwargs):
+        made.append(Phone(browser, server.url, **kwargs))
         return made[-1]
 
     yield phone
@@ -159,6 +164,42 @@ def test_a_deal_saved_on_one_phone_shows_on_a_watchers_within_half_a_second_and_
     # The scorer's own phone fetched nothing either: its save's answer brought the board.
     assert scorer.polls() == []
     assert len(watcher.streams()) == 1 and "/w/" in watcher.streams()[0]
+
+
+def test_a_hindi_watchers_board_comes_in_hindi_and_is_said_aloud_in_hindi(db, phones):
+    game = db.import_game(
+        {
+            "schema": "rummy-tracker.game/1",
+            "name": "Said",
+            "format": "pool",
+            "rules": {"pool_limit": 101},
+            "players": ["Asha", "Ravi", "Meena"],
+            "first_dealer": "Asha",
+            "history": [{"type": "deal", "winner": "Asha", "results": {"Ravi": 80, "Meena": 20}}],
+        }
+    )
+    scorer = phones()
+    watcher = phones(language="hi", init_script=speech(["en-IN", "hi-IN"]))
+    watcher.page.clock.install()  # no timer of the page's runs: no poll, no fetch
+    watcher.page.goto(f"/w/{game['view_token']}/")
+    expect(watcher.page.locator("#board")).to_have_attribute("hx-trigger", "revision-moved")
+    watcher.page.locator("#read-aloud").click()
+    scorer.page.goto(f"/g/{game['edit_token']}/")
+    # Deal 2: Meena wins, Ravi 80 + 30 = 110 is out; he may rejoin at the highest
+    # total of those still in (Meena 20, Asha 5) plus one: 21. Asha leads on 5.
+    type_deal(scorer.page, "Meena", Asha=5, Ravi=30)
+    save(scorer.page)
+    expect(watcher.page.locator("#board .meta")).to_contain_text("2 डील हुईं")
+    watcher.page.wait_for_function("() => window.__said.length > 0")
+    assert said(watcher.page) == [
+        {
+            "text": "डील 2: Meena जीते। Ravi 110 पर बाहर हो गए। Ravi 21 पर दोबारा शामिल हो सकते हैं। "
+            "Asha 5 पर सबसे आगे हैं।",
+            "lang": "hi-IN",
+            "voice": "hi-IN",
+        }
+    ]
+    assert watcher.polls() == []  # the board came in the stream
 
 
 def test_with_its_stream_blocked_a_phone_falls_back_to_the_poll_and_still_updates(db, phones):
