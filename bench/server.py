@@ -16,7 +16,7 @@ from bench.report import OUT, ROOT
 
 sys.path.insert(0, str(ROOT))
 
-from tests import livegunicorn
+from tests.servers import gunicorn as livegunicorn
 
 SETTINGS = "bench.settings"
 WORKERS = 2 * (os.cpu_count() or 1) + 1  # as `make run`

@@ -16,12 +16,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from tests.documents.test_stats import G1, G2, G3
+from tests.documents.test_table_document import table_doc
+from tests.servers.gunicorn import BACKENDS, CSRF, live_database, live_server
+from tests.views.test_games import HTMX
 from tracker.models import Game, Table
-
-from .livegunicorn import BACKENDS, CSRF, live_database, live_server
-from .test_stats import G1, G2, G3
-from .test_table_document import table_doc
-from .test_views import HTMX
 
 pytestmark = pytest.mark.django_db
 

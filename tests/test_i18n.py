@@ -15,11 +15,10 @@ from django.test import Client
 from django.utils import translation
 
 from tests.languages import LOCALE, NAMES, TRANSLATED, untranslated
+from tests.views.test_games import deal_data, new_game, post_deal, text
+from tests.views.test_tables import table_game
 from tracker import i18n, rules
 from tracker.models import Game, Table
-
-from .test_tables import table_game
-from .test_views import deal_data, new_game, post_deal, text
 
 pytestmark = pytest.mark.django_db
 
@@ -706,7 +705,7 @@ def test_a_deal_posted_after_the_game_ended_is_refused_in_hindi():
 
 def refused_forms(client):
     """A refused post to every form a family fills in, each with a few mistakes."""
-    from .test_tables import make_table, version
+    from tests.views.test_tables import make_table, version
 
     game = new_game(client, players=PLAYERS)
     post_deal(client, game, "Asha", Ravi=30, Meena=10, Kiran=10)
@@ -757,7 +756,7 @@ def test_refused_forms_say_what_was_wrong_in_each_language(language):
 
 
 def example_games():
-    from .conftest import example_paths, load_example, our_example_paths
+    from tests.conftest import example_paths, load_example, our_example_paths
 
     for path in [*example_paths(), *our_example_paths()]:
         doc = load_example(path)

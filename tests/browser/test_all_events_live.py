@@ -8,11 +8,10 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
+from tests.browser.conftest import NEXT_FRAME, PHONE, PHONE_LOG, settle
+from tests.browser.test_scoring import score_deal
+from tests.events import deal
 from tracker.models import Game
-
-from ..events import deal
-from .conftest import NEXT_FRAME, PHONE, PHONE_LOG, settle
-from .test_scoring import score_deal
 
 pytestmark = [pytest.mark.browser]
 

@@ -13,10 +13,10 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from ..test_i18n import CSV_HEAD
-from ..test_views import new_game, post_deal
-from .conftest import PHONE
-from .test_languages import SAID, choose, screens
+from tests.browser.conftest import PHONE
+from tests.browser.test_languages import SAID, choose, screens
+from tests.test_i18n import CSV_HEAD
+from tests.views.test_games import new_game, post_deal
 
 pytestmark = pytest.mark.browser
 

@@ -22,11 +22,10 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import SCREENSHOTS
 from tests.languages import NAMES, english_share, english_words
+from tests.test_i18n import CSV_HEAD
+from tests.views.test_games import new_game, post_deal
+from tests.views.test_tables import table_game
 from tracker.models import Table
-
-from ..test_i18n import CSV_HEAD
-from ..test_tables import table_game
-from ..test_views import new_game, post_deal
 
 pytestmark = pytest.mark.browser
 

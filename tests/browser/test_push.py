@@ -14,10 +14,10 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from ..livegunicorn import ASGI, live_database, live_server, points_game_doc
-from ..liveredis import redis_server, redis_skip_reason, stopped
-from ..livestream import save_deal
-from .conftest import CSP_CONSOLE, CSP_LISTENER, PHONE, PhoneLog
+from tests.browser.conftest import CSP_CONSOLE, CSP_LISTENER, PHONE, PhoneLog
+from tests.servers.gunicorn import ASGI, live_database, live_server, points_game_doc
+from tests.servers.redis import redis_server, redis_skip_reason, stopped
+from tests.servers.stream import save_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

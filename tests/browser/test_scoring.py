@@ -5,9 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE
 from tracker.models import Game
-
-from .conftest import PHONE
 
 pytestmark = [pytest.mark.browser]
 

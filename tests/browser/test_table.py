@@ -5,10 +5,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE as PHONE_ARGS
+from tests.browser.test_scoring import score_deal
 from tracker.models import Table
-
-from .conftest import PHONE as PHONE_ARGS
-from .test_scoring import score_deal
 
 pytestmark = [pytest.mark.browser]
 

@@ -6,8 +6,8 @@ opens the stream again by itself after the TV's Wi-Fi dropped."""
 import pytest
 from playwright.sync_api import expect
 
-from ..livegunicorn import points_game_doc
-from .test_push import board_shows, db, phones, save, server, type_deal  # noqa: F401
+from tests.browser.test_push import board_shows, db, phones, save, server, type_deal  # noqa: F401
+from tests.servers.gunicorn import points_game_doc
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
