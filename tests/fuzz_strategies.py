@@ -1,4 +1,4 @@
-"""Hypothesis strategies for tests/test_fuzz.py: form data, links and import files.
+"""Hypothesis strategies for tests/views/test_fuzz.py: form data, links and import files.
 
 Every strategy mixes plausible data (so some requests succeed and the game moves
 on) with malformed data: missing fields, huge, tiny, negative and non-numbers,

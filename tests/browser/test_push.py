@@ -1,7 +1,7 @@
 """Pushed updates in Debian's chromium: two phones on `make run`'s server.
 
 The server is tracker/asgi.py on gunicorn's ASGI worker with two workers, on a
-database of its own (tests/livegunicorn.py), not pytest-django's live server
+database of its own (tests/servers/gunicorn.py), not pytest-django's live server
 (which serves no streams: there the pages poll, as the other browser tests
 show). Each phone is a Chromium context on a 360 px screen; a test fails on a
 Content Security Policy violation or an uncaught error in either.

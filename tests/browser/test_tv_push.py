@@ -1,5 +1,5 @@
 """The TV screen on `make run`'s server (tracker/asgi.py on gunicorn's ASGI
-worker, tests/livegunicorn.py): it follows the view link's pushed stream, so a
+worker, tests/servers/gunicorn.py): it follows the view link's pushed stream, so a
 deal saved on a phone shows on it within the view link's latency, and it
 opens the stream again by itself after the TV's Wi-Fi dropped."""
 

@@ -1,7 +1,7 @@
 """Pushed updates on the embedded default: `make run`'s server (tracker/asgi.py on
 gunicorn's ASGI worker), several workers, SQLite, no extra server.
 
-Each phone's stream is read off a plain socket (tests/livestream.py). A deal
+Each phone's stream is read off a plain socket (tests/servers/stream.py). A deal
 saved through one worker reaches the streams held by every worker; a view
 link's stream carries revisions only; a wrong link is 404 with no stream; a
 deleted game's stream ends; stopping the server ends every stream within its

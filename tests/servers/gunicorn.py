@@ -8,7 +8,7 @@ database created beside the one DATABASE_URL names and dropped afterwards).
 - `live_database(backend, tmp_dir)`: a migrated database; `.import_game(doc)`,
   `.export_game(token)`, `.stored_events(game_id)` read and write it through
   the app's own commands and ORM, `.manage(*args)` runs any command: all in
-  one `manage.py` process of its own (tests/livemanage.py), which starts
+  one `manage.py` process of its own (tests/servers/manage.py), which starts
   Django once rather than once a command.
 - `live_server(db, log_dir, workers, env)`: `gunicorn tracker.wsgi` with several
   workers on 127.0.0.1 and a free port (`env`: more environment, e.g. REDIS_URL),
@@ -117,7 +117,7 @@ def manage(database_url, *args, stdin=None):
 
 class Commands:
     """`manage.py` commands on one database, run one at a time by a single
-    process (tests/livemanage.py) started at the first and stopped by `.stop()`:
+    process (tests/servers/manage.py) started at the first and stopped by `.stop()`:
     the same commands, output and exit codes as `manage(database_url, ...)`."""
 
     def __init__(self, database_url, log_path):

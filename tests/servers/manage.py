@@ -1,6 +1,6 @@
 """`manage.py` for one live database, in one process that starts Django once.
 
-tests/livegunicorn.py runs every command of a live database (migrate,
+tests/servers/gunicorn.py runs every command of a live database (migrate,
 import_game, export_game, shell -c ...) through this: a subprocess with that
 database's environment, which reads one request a line on its standard input,
 {"args": [...], "stdin": "..."}, runs `manage.py ARGS` the way manage.py does

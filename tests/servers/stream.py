@@ -1,4 +1,4 @@
-"""A phone's stream of pushed updates, read off a plain socket (tests/test_stream*.py).
+"""A phone's stream of pushed updates, read off a plain socket (tests/live/).
 
 `EventStream(port, path)` sends the GET an EventSource sends and reads the
 answer's status and headers; `.next_revision(timeout)` waits for the next

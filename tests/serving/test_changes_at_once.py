@@ -1,5 +1,5 @@
 """Edits, deletes, rejoins, splits and ends from several phones at once, through
-real gunicorn workers (tests/livegunicorn.py), on SQLite and on PostgreSQL.
+real gunicorn workers (tests/servers/gunicorn.py), on SQLite and on PostgreSQL.
 
 Every change names its event by id and carries the version it was made
 against: the same post sent several times is applied once, a form made before

@@ -3,7 +3,7 @@
 Each test runs `gunicorn tracker.wsgi` with several workers on 127.0.0.1
 against a database of its own: a SQLite file shared by the workers, and,
 when this run's DATABASE_URL is PostgreSQL, a PostgreSQL database created for
-the test (see tests/livegunicorn.py). `pytest -s` shows the figures.
+the test (see tests/servers/gunicorn.py). `pytest -s` shows the figures.
 """
 
 import threading

@@ -5,7 +5,7 @@ workers; workers are killed one after another in the middle of it. Every
 deal that got its success answer must be stored, where its form said; none
 may be half stored; and the server must go on answering. Runs on a SQLite
 file shared by the workers, and on PostgreSQL when this run's DATABASE_URL
-is PostgreSQL (see tests/livegunicorn.py). `pytest -s` shows the figures.
+is PostgreSQL (see tests/servers/gunicorn.py). `pytest -s` shows the figures.
 """
 
 import itertools

@@ -10,7 +10,7 @@ boundaries, and a Content-Length that is too big or not a number. A request
 answered with an error must leave both games' documents and revisions, the
 table and every count as they were. What the test client cannot send (a
 body that never comes, raw bytes in a header) goes to a live gunicorn by
-socket, in tests/test_bad_requests_live.py.
+socket, in tests/serving/test_bad_requests.py.
 
 The admin (`admin/`) is left out: its login page is the lead's to fix.
 """

@@ -2,7 +2,7 @@
 
 Plain posts redirect; htmx posts get the game fragment. The worked points
 session of tests/examples/13 is played through the screens, and its figures
-are the ones worked out by hand there (see tests/test_people.py).
+are the ones worked out by hand there (see tests/rules/test_people.py).
 """
 
 import html

@@ -8,7 +8,7 @@ kept; a missing or malformed version is a 400 and nothing is saved. The
 phones post the forms the pages render, as a browser does.
 
 The last part sends the same post from several threads at once through real
-gunicorn workers (tests/livegunicorn.py), on SQLite and on PostgreSQL.
+gunicorn workers (tests/servers/gunicorn.py), on SQLite and on PostgreSQL.
 """
 
 import json
