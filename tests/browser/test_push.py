@@ -15,8 +15,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CSP_CONSOLE, CSP_LISTENER, PHONE, PhoneLog
+from tests.servers.fixtures import redis_fixture  # noqa: F401 (the fixture)
 from tests.servers.gunicorn import ASGI, live_database, live_server, points_game_doc
-from tests.servers.redis import redis_server, redis_skip_reason, stopped
+from tests.servers.redis import (
+    stopped,
+)
 from tests.servers.stream import save_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -246,15 +249,6 @@ def test_offline_a_phone_says_so_and_comes_back_by_itself(db, phones):
     expect(watcher.page.locator("#board")).to_have_attribute(
         "hx-trigger", "revision-moved", timeout=15_000
     )
-
-
-@pytest.fixture(scope="module")
-def redis(tmp_path_factory):
-    if redis_skip_reason() is not None:
-        pytest.skip(redis_skip_reason())
-    folder = tmp_path_factory.mktemp("push-redis")
-    with redis_server(folder) as url:
-        yield url, folder
 
 
 def test_while_the_servers_redis_is_down_the_page_polls_then_is_pushed_to_again(

@@ -1,28 +1,16 @@
 """The game document through storage and the two commands."""
 
-import io
 import json
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 from hypothesis import HealthCheck, given, settings
 
+from tests.commands.call import import_file, run
 from tests.conftest import example_paths, input_part, load_example
 from tests.histories import game as random_game
 from tracker.documents import game_json
 from tracker.models import Event, Game
-
-
-def run(command, *args, stdin=None):
-    out = io.StringIO()
-    call_command(command, *args, stdout=out)
-    return out.getvalue()
-
-
-def import_file(tmp_path, doc):
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(doc))
-    return json.loads(run("import_game", str(path)))
 
 
 @pytest.mark.django_db

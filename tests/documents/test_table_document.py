@@ -1,6 +1,5 @@
 """The table document: export_table / import_table and the table page's download and upload."""
 
-import io
 import json
 import subprocess
 import sys
@@ -8,9 +7,10 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 from django.test import Client
 
+from tests.commands.call import run
 from tests.documents.test_stats import G1, G2, G3, G4, G5
 from tests.views.test_games import text
 from tracker import tables
@@ -33,12 +33,6 @@ def table_doc(games=(G1, G2, G3, G4, G5)):
         "members": ["Asha", "Ravi", "Meena", "Kiran"],
         "games": [input_part(g) for g in games],
     }
-
-
-def run(*args):
-    out = io.StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
 
 
 def test_import_then_export_gives_every_game_and_the_hand_worked_stats(tmp_path):

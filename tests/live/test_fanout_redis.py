@@ -8,14 +8,18 @@ Redis restarts under the open streams (pub/sub drops what it sends while a
 subscriber is away: the workers subscribe again and read the revisions held).
 """
 
-from pathlib import Path
-
 import pytest
 
+from tests.servers.fixtures import redis_fixture  # noqa: F401 (the fixture)
 from tests.servers.gunicorn import live_database
 from tests.servers.gunicorn import points_game_doc as game_doc
-from tests.servers.redis import redis_server, redis_servers, redis_skip_reason, restart, subscribers
-from tests.servers.stream import EventStream, save_deal
+from tests.servers.redis import (
+    redis_servers,
+    redis_skip_reason,
+    restart,
+    subscribers,
+)
+from tests.servers.stream import EventStream, deals_reach_both, save_deal
 
 pytestmark = [
     pytest.mark.slow,
@@ -29,36 +33,11 @@ def live_db(tmp_path_factory):
         yield db
 
 
-@pytest.fixture(scope="module")
-def redis(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("redis")
-    with redis_server(folder) as url:
-        yield url, folder
-
-
 def test_a_deal_saved_on_either_server_reaches_the_streams_on_both(live_db, redis, tmp_path):
     game = live_db.import_game(game_doc(name="Two servers", deals=1))
     one_server, two_server = redis_servers(live_db, redis[0], tmp_path)
     with one_server as one, two_server as two:
-        streams = [
-            EventStream(server.port, f"/{link}/{game[token]}/stream")
-            for server in (one, two)
-            for link, token in (("g", "edit_token"), ("w", "view_token"))
-            for _ in range(3)
-        ]
-        try:
-            assert all(stream.next_revision() == 1 for stream in streams)
-            assert save_deal(two, game["edit_token"], 10_001) == 2
-            assert all(stream.next_revision(timeout=10) == 2 for stream in streams)
-            assert save_deal(one, game["edit_token"], 10_002) == 3
-            assert all(stream.next_revision(timeout=10) == 3 for stream in streams)
-        finally:
-            for stream in streams:
-                stream.close()
-        for server in (one, two):
-            assert "Traceback" not in server.log_text()
-            # Nothing went through the local folder: no worker bound a socket there.
-            assert not list(Path(server.env["LIVE_DIR"]).glob("*.sock"))
+        deals_reach_both(one, two, game, each=3)
 
 
 def test_streams_held_through_a_redis_restart_still_hear_the_next_change(live_db, redis, tmp_path):

@@ -5,13 +5,13 @@ comment beside it. The same games are kept as game documents under
 tests/examples/, checked by hand too, and replayed and round-tripped here.
 """
 
-import io
 import json
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
+from tests.commands.call import run
+from tests.events import deal
 from tracker import rules
 from tracker.documents import game_csv, game_json
 from tracker.models import Event, Game
@@ -20,13 +20,6 @@ from tracker.rules import RuleError, replay
 EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("basic-*.json"))
 P3 = ["Asha", "Ravi", "Meena"]
 P4 = ["Asha", "Ravi", "Meena", "Kiran"]
-
-
-def deal(winner, rummy=False, **results):
-    event = {"type": "deal", "winner": winner, "results": results}
-    if rummy:
-        event["rummy"] = True
-    return event
 
 
 def totals(state):
@@ -284,12 +277,6 @@ def test_example_round_trips_through_csv(path):
     again, again_state = game_csv.load_csv(game_csv.write_csv(game, state))
     assert again == game
     assert again_state.document() == doc["state"]
-
-
-def run(command, *args):
-    out = io.StringIO()
-    call_command(command, *args, stdout=out)
-    return out.getvalue()
 
 
 @pytest.mark.django_db

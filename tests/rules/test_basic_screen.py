@@ -11,18 +11,12 @@ from decimal import Decimal
 
 import pytest
 
+from tests.events import deal
 from tracker.rules import FORMATS, RuleError, apply, normalize_rules, replay
 
 BASIC = FORMATS["basic"]
 P3 = ["Asha", "Ravi", "Meena"]
 P4 = ["Asha", "Ravi", "Meena", "Kiran"]
-
-
-def deal(winner, rummy=False, **results):
-    event = {"type": "deal", "winner": winner, "results": results}
-    if rummy:
-        event["rummy"] = True
-    return event
 
 
 def two_deals_to_100():

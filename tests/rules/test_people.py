@@ -9,8 +9,9 @@ import io
 import json
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 
+from tests.commands.call import import_file, run
 from tests.conftest import input_part, load_example, our_example_paths
 from tests.events import deal, join, leave, sit_in, sit_out
 from tracker import rules
@@ -360,18 +361,6 @@ def test_a_refused_join_or_sit_out_changes_nothing():
 
 
 # ------------------------------------------------------------ the documents and the command
-
-
-def run(command, *args):
-    out = io.StringIO()
-    call_command(command, *args, stdout=out)
-    return out.getvalue()
-
-
-def import_file(tmp_path, doc):
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(doc))
-    return json.loads(run("import_game", str(path)))
 
 
 @pytest.mark.django_db

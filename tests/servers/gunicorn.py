@@ -3,7 +3,7 @@
 Nothing here goes through pytest-django's test database: every server and
 every `manage.py` command runs in a subprocess with DATABASE_URL pointing at
 a database made for the test (a SQLite file in a tmp dir, or a PostgreSQL
-database created beside the one DATABASE_URL names and dropped afterwards).
+database of its own, tests/servers/postgres.py).
 
 - `live_database(backend, tmp_dir)`: a migrated database; `.import_game(doc)`,
   `.export_game(token)`, `.stored_events(game_id)` read and write it through
@@ -13,7 +13,8 @@ database created beside the one DATABASE_URL names and dropped afterwards).
 - `live_server(db, log_dir, workers, env)`: `gunicorn tracker.wsgi` with several
   workers on 127.0.0.1 and a free port (`env`: more environment, e.g. REDIS_URL),
   answering before it is handed over, stopped (terminate, then kill) afterwards;
-  `.worker_pids()` for the fault tests.
+  `.worker_pids()` for the fault tests; `two_servers(db, log_dir, env)`: two
+  `make run` servers on one database, each with a LIVE_DIR of its own.
 - `Browser`: a standard-library HTTP client with a cookie jar, that never
   follows redirects; `deal_form(page)` reads the CSRF token and the version
   from a game page.
@@ -33,6 +34,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -40,6 +42,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+from tests.servers.postgres import needs_postgres, postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -49,26 +53,6 @@ START_TIMEOUT = 60  # seconds for gunicorn to answer on a slow 2-core machine
 REQUEST_TIMEOUT = 60
 COMMAND_TIMEOUT = 180
 
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
-ON_POSTGRES = DATABASE_URL.startswith(("postgres://", "postgresql://", "pgsql://"))
-
-
-def postgres_skip_reason():
-    """Why the PostgreSQL variants cannot run, or None (the rule of tests/test_database.py)."""
-    if os.environ.get("TRACKER_POSTGRES_SKIP"):
-        return os.environ["TRACKER_POSTGRES_SKIP"]
-    if not ON_POSTGRES:
-        return (
-            "needs PostgreSQL: this run's DATABASE_URL is not postgres://... "
-            "(`make test-postgres` sets one up)"
-        )
-    return None
-
-
-needs_postgres = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(postgres_skip_reason() is not None, reason=str(postgres_skip_reason())),
-]
 # The two databases a live test runs on: parametrize a fixture with these.
 BACKENDS = ["sqlite", pytest.param("postgres", marks=needs_postgres)]
 
@@ -97,17 +81,22 @@ def server_env(database_url, **extra):
     return env
 
 
-def manage(database_url, *args, stdin=None):
-    """Run `manage.py ARGS` on that database; returns its stdout, fails with its stderr."""
-    done = subprocess.run(
+def run_manage(database_url, *args, stdin=None, **env):
+    """`manage.py ARGS` on that database (`env`: more environment), as it ended."""
+    return subprocess.run(
         [PYTHON, "manage.py", *args],
         cwd=ROOT,
-        env=server_env(database_url),
+        env=server_env(database_url, **env),
         input=stdin,
         capture_output=True,
         text=True,
         timeout=COMMAND_TIMEOUT,
     )
+
+
+def manage(database_url, *args, stdin=None):
+    """Run `manage.py ARGS` on that database; returns its stdout, fails with its stderr."""
+    done = run_manage(database_url, *args, stdin=stdin)
     if done.returncode != 0:
         raise AssertionError(
             f"manage.py {' '.join(args)} exited {done.returncode}:\n{done.stderr[-3000:]}"
@@ -245,73 +234,20 @@ class LiveDatabase:
         return json.loads(out.strip().splitlines()[-1])
 
 
-def _postgres_admin(url):
-    import dj_database_url
-    import psycopg
-
-    db = dj_database_url.parse(url)
-    return psycopg.connect(
-        dbname=db["NAME"],
-        user=db["USER"] or None,
-        password=db["PASSWORD"] or None,
-        host=db["HOST"] or None,
-        port=db["PORT"] or None,
-        connect_timeout=10,
-        autocommit=True,
-    )
-
-
 @contextlib.contextmanager
 def live_database(backend, tmp_dir, migrated=True):
     """A freshly migrated database for live servers (`migrated=False`: empty); dropped
     (PostgreSQL) at the end."""
     tmp_dir = Path(tmp_dir)
     tmp_dir.mkdir(parents=True, exist_ok=True)
-    if backend == "sqlite":
-        path = tmp_dir / "live.sqlite3"
-        url = f"sqlite:///{path}"
-        db = LiveDatabase("sqlite", url, Commands(url, tmp_dir / "manage.log"), path)
-        try:
-            if migrated:
-                db.manage("migrate", "--noinput", "-v", "0")
-            yield db
-        finally:
-            db.commands.stop()
-        return
-    if not ON_POSTGRES:
-        pytest.skip(str(postgres_skip_reason()))
-    name = f"tracker_live_{os.getpid()}_{secrets.token_hex(4)}"
-    with _postgres_admin(DATABASE_URL) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        url = urllib.parse.urlsplit(DATABASE_URL)._replace(path=f"/{name}").geturl()
-        db = LiveDatabase("postgres", url, Commands(url, tmp_dir / "manage.log"))
-        try:
-            if migrated:
-                db.manage("migrate", "--noinput", "-v", "0")
-            yield db
-        finally:
-            db.commands.stop()
-    finally:
-        _drop_database(name)
-
-
-def _drop_database(name, tries=40):
-    """DROP DATABASE ... WITH (FORCE), which ends the live servers' connections. It
-    cannot end a superuser's process: an autovacuum worker busy on the database after
-    a test's many writes refuses it (InsufficientPrivilege). That worker ends in a
-    moment, so the drop is tried again; a database still busy after ~10 s is left for
-    the next `make test` (its name is unique) rather than failing a test that passed."""
-    import psycopg
-
-    for _ in range(tries):
-        try:
-            with _postgres_admin(DATABASE_URL) as admin:
-                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            return
-        except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ObjectInUse):
-            time.sleep(0.25)
-    print(f"live database {name} still in use by a superuser's process: left in place")
+    with contextlib.ExitStack() as cleanup:
+        path = tmp_dir / "live.sqlite3" if backend == "sqlite" else None
+        url = f"sqlite:///{path}" if path else cleanup.enter_context(postgres_database())
+        db = LiveDatabase(backend, url, Commands(url, tmp_dir / "manage.log"), path)
+        cleanup.callback(db.commands.stop)  # before the database is dropped
+        if migrated:
+            db.manage("migrate", "--noinput", "-v", "0")
+        yield db
 
 
 # ------------------------------------------------------------ servers
@@ -464,6 +400,32 @@ def live_server(
         yield server
     finally:
         server.stop()
+
+
+def two_servers(db, log_dir, env, workers=2):
+    """Two `make run` servers (not started: `with` each) on one database, as two
+    machines behind one name would be: each has a LIVE_DIR of its own (short, under
+    /tmp: it holds sockets), so nothing reaches the other but through what `env`
+    names (REDIS_URL, LIVE_FANOUT=postgres)."""
+    made = []
+    for name in ("one", "two"):
+        folder = tempfile.mkdtemp(prefix=f"live-{name}-", dir="/tmp")
+        env = {**env, "LIVE_DIR": folder}
+        made.append(live_server(db, Path(log_dir) / name, workers=workers, env=env, app=ASGI))
+    return made
+
+
+def in_threads(target, count, timeout):
+    """target(0) ... target(count - 1), each in a thread of its own (phones posting at
+    once), all started before any is waited for; the seconds until every one ended."""
+    started = time.monotonic()
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+    assert not any(thread.is_alive() for thread in threads), "a thread never came back"
+    return time.monotonic() - started
 
 
 # ------------------------------------------------------------ HTTP

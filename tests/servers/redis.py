@@ -1,7 +1,8 @@
-"""A real Redis server for the shared-cache tests: Debian's `redis-server`.
+"""A real Redis server for the tests of pushed updates between servers: Debian's `redis-server`.
 
 `redis_server()` starts one on a free port with nothing written to disk
-(`--save "" --appendonly no --daemonize yes`) and stops it afterwards;
+(`--save "" --appendonly no --daemonize yes`) and stops it afterwards (the
+fixture `redis` of tests/servers/fixtures.py: one for a module);
 `stopped()` stops it for a while, `restart()` at once. `redis_servers()`: two
 `make run` servers (tracker/asgi.py) on one database and that Redis.
 scripts/redis.sh installs Debian's redis-server (as root) before `make test`;
@@ -15,11 +16,10 @@ import os
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
-from tests.servers.gunicorn import ASGI, free_port, live_server
+from tests.servers.gunicorn import free_port, two_servers
 
 
 def redis_skip_reason():
@@ -53,14 +53,8 @@ def redis_server(tmp_dir):
 
 def redis_servers(db, redis_url, log_dir, workers=2):
     """Two `make run` servers (not started: `with` each) on one database and one
-    Redis (REDIS_URL), as two machines behind one name would be: each has a LIVE_DIR
-    of its own, so nothing reaches the other but through Redis."""
-    made = []
-    for name in ("one", "two"):
-        folder = tempfile.mkdtemp(prefix=f"live-{name}-", dir="/tmp")
-        env = {"REDIS_URL": redis_url, "LIVE_DIR": folder}
-        made.append(live_server(db, Path(log_dir) / name, workers=workers, env=env, app=ASGI))
-    return made
+    Redis (REDIS_URL): nothing reaches the other but through Redis."""
+    return two_servers(db, log_dir, {"REDIS_URL": redis_url}, workers)
 
 
 def subscribers(redis_url):

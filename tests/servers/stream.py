@@ -5,7 +5,8 @@ answer's status and headers; `.next_revision(timeout)` waits for the next
 plain event (its data, a revision), `.next_event(timeout)` for any (its name
 too), `.raw` is every byte received (`.body`: the body's), `.ended(timeout)`
 waits for the server to end the stream; `save_deal` saves a deal as a
-phone does. Reading is bounded in time: nothing
+phone does; `deals_reach_both` checks what servers sharing their pushed updates
+must do. Reading is bounded in time: nothing
 here waits longer than it is told.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import socket
 import time
+from pathlib import Path
 
 from tests.servers.gunicorn import deal_fields, deal_form
 
@@ -25,6 +27,30 @@ def save_deal(server, edit_token, k):
     saved = phone.post(f"/g/{edit_token}/deal/", deal_fields(k, version), token)
     assert saved.status == 302, saved.body[:500]
     return version + 1
+
+
+def deals_reach_both(one, two, game, each=1):
+    """A deal saved on either server reaches the streams held on both (`each` on
+    every edit and view link of the game), and nothing went through a server's local
+    folder (no worker bound a socket in its LIVE_DIR): only the shared fan-out."""
+    streams = [
+        EventStream(server.port, f"/{link}/{game[token]}/stream")
+        for server in (one, two)
+        for link, token in (("g", "edit_token"), ("w", "view_token"))
+        for _ in range(each)
+    ]
+    try:
+        assert all(stream.next_revision() == 1 for stream in streams)
+        assert save_deal(two, game["edit_token"], 10_001) == 2
+        assert all(stream.next_revision(timeout=10) == 2 for stream in streams)
+        assert save_deal(one, game["edit_token"], 10_002) == 3
+        assert all(stream.next_revision(timeout=10) == 3 for stream in streams)
+    finally:
+        for stream in streams:
+            stream.close()
+    for server in (one, two):
+        assert "Traceback" not in server.log_text()
+        assert not list(Path(server.env["LIVE_DIR"]).glob("*.sock"))
 
 
 class StreamTimeout(AssertionError):

@@ -17,15 +17,14 @@ from collections import Counter
 
 import pytest
 
+from tests.servers.fixtures import live_db_fixture, server_fixture  # noqa: F401 (the fixtures)
 from tests.servers.gunicorn import (
-    BACKENDS,
     CSRF,
     NAMES,
     VERSION,
     deal_event,
     deal_fields,
-    live_database,
-    live_server,
+    in_threads,
     points_game_doc,
 )
 from tests.views.test_changes import CHARSETS, Page
@@ -34,18 +33,6 @@ LOCKED = "database is locked"
 D1 = {"type": "deal", "winner": "Asha", "results": {"Ravi": 80, "Meena": 10, "Kiran": 40}}
 D2 = {"type": "deal", "winner": "Meena", "results": {"Asha": 30, "Ravi": 25, "Kiran": 20}}
 REJOIN = {"type": "rejoin", "player": "Ravi"}
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def live_db(request, tmp_path_factory):
-    with live_database(request.param, tmp_path_factory.mktemp(f"changes-{request.param}")) as db:
-        yield db
-
-
-@pytest.fixture(scope="module")
-def server(live_db, tmp_path_factory):
-    with live_server(live_db, tmp_path_factory.mktemp("gunicorn-changes")) as running:
-        yield running
 
 
 def pool_doc(history):
@@ -127,12 +114,7 @@ def at_once(copies, post):
         with lock:
             statuses.append(status)
 
-    threads = [threading.Thread(target=one) for _ in range(copies)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(t.is_alive() for t in threads), "a post never came back"
+    in_threads(lambda _: one(), copies, timeout=120)
     return statuses
 
 
@@ -333,13 +315,7 @@ def test_delete_and_edit_retries_from_several_phones_apply_each_acknowledged_cha
             with lock:
                 failures.append(f"phone {p}: {error!r}")
 
-    started = time.monotonic()
-    threads = [threading.Thread(target=phone_run, args=(p,)) for p in range(PHONES)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=LOAD_SECONDS + 60)
-    took = time.monotonic() - started
+    took = in_threads(phone_run, PHONES, timeout=LOAD_SECONDS + 60)
     changes = sum(len(plan(p)) for p in range(PHONES))
     figures = (
         f"[{live_db.backend}] {PHONES} phones, {changes} changes, "
@@ -347,7 +323,6 @@ def test_delete_and_edit_retries_from_several_phones_apply_each_acknowledged_cha
         f"statuses {dict(sorted(statuses.items()))}; posted {dict(ways)}"
     )
     print(f"\n{figures}")
-    assert not any(t.is_alive() for t in threads), figures
     assert not failures, "\n".join([figures, *failures])
     # Every change acknowledged exactly once, over all its copies and retries.
     assert sorted(acks.values()) == [1] * changes, f"{figures}; {acks}"
@@ -392,6 +367,20 @@ def raw_post(server, path, body, content_type, cookies):
         connection.close()
 
 
+def posts_in_other_charsets(server, paths, cookies):
+    """A form body in each charset of CHARSETS posted to every path: each is a 400
+    saying the form could not be read. The count of answers by status."""
+    answers = Counter()
+    for charset, body in CHARSETS.items():
+        for path in paths:
+            content_type = f"application/x-www-form-urlencoded; charset={charset}"
+            status, text = raw_post(server, path, body, content_type, cookies)
+            answers[status] += 1
+            assert status == 400, (charset, path, status, text[:500])
+            assert "The form could not be read" in text
+    return answers
+
+
 @pytest.mark.slow
 def test_a_body_in_another_charset_is_a_400_on_every_post_endpoint(live_db, server):
     game = live_db.import_game(pool_doc([D1, D2]))
@@ -402,14 +391,7 @@ def test_a_body_in_another_charset_is_a_400_on_every_post_endpoint(live_db, serv
     paths = ["/new/", "/import/", f"/g/{t}/deal/", f"/g/{t}/event/1/", f"/g/{t}/event/1/delete/"]
     paths += [f"/g/{t}/rejoin/", f"/g/{t}/split/", f"/g/{t}/end/", "/admin/login/"]
     before = history(live_db, game)
-    answers = Counter()
-    for charset, body in CHARSETS.items():
-        for path in paths:
-            content_type = f"application/x-www-form-urlencoded; charset={charset}"
-            status, text = raw_post(server, path, body, content_type, phone.cookies)
-            answers[status] += 1
-            assert status == 400, (charset, path, status, text[:500])
-            assert "The form could not be read" in text
+    answers = posts_in_other_charsets(server, paths, phone.cookies)
     print(f"\n[{live_db.backend}] {sum(answers.values())} posts in other charsets: {dict(answers)}")
     assert history(live_db, game) == before
     assert not server_errors(server), "\n".join(server_errors(server)[:20])

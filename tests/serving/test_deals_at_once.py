@@ -7,38 +7,25 @@ the test (see tests/servers/gunicorn.py). `pytest -s` shows the figures.
 """
 
 import threading
-import time
 from collections import Counter
 
 import pytest
 
+from tests.servers.fixtures import live_db_fixture, server_fixture  # noqa: F401 (the fixtures)
 from tests.servers.gunicorn import (
-    BACKENDS,
     check_points_state,
     deal_event,
     deal_fields,
     deal_form,
-    live_database,
+    in_threads,
     live_server,
-    needs_postgres,
     points_game_doc,
     revision_of,
 )
+from tests.servers.postgres import needs_postgres
 
 POSTERS = 32  # threads posting a deal each, all against the same version at first
 LOCKED = "database is locked"
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def live_db(request, tmp_path_factory):
-    with live_database(request.param, tmp_path_factory.mktemp(f"live-{request.param}")) as db:
-        yield db
-
-
-@pytest.fixture(scope="module")
-def server(live_db, tmp_path_factory):
-    with live_server(live_db, tmp_path_factory.mktemp("gunicorn")) as running:
-        yield running
 
 
 def new_game(db, deals=2):
@@ -112,13 +99,7 @@ def test_simultaneous_deal_posts_record_one_deal_per_event_number(live_db, serve
             with lock:
                 failures.append(f"poster {k}: {error!r}")
 
-    started = time.monotonic()
-    threads = [threading.Thread(target=poster, args=(k,)) for k in range(POSTERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=180)
-    took = time.monotonic() - started
+    took = in_threads(poster, POSTERS, timeout=180)
 
     statuses = Counter(status for _, _, status, _ in answers)
     locked = sum(1 for *_, is_locked in answers if is_locked)
@@ -133,7 +114,6 @@ def test_simultaneous_deal_posts_record_one_deal_per_event_number(live_db, serve
         f"{start_version}: {dict(first_round)}; {locked} bodies with {LOCKED!r}"
     )
     print(f"\n{figures}")
-    assert not any(t.is_alive() for t in threads), f"posters still running; {figures}"
     assert not failures, "\n".join([figures, *failures[:10]])
     assert locked == 0, figures
     assert set(statuses) <= {302, 409}, figures  # a Points game never ends: no 422
@@ -177,11 +157,7 @@ def test_the_same_form_posted_twice_is_recorded_once(live_db, server):
             return
         statuses.append((answer.status, LOCKED in answer.body))
 
-    threads = [threading.Thread(target=send) for _ in range(copies)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    in_threads(lambda _: send(), copies, timeout=120)
     at_once = Counter(status for status, _ in statuses)
 
     # The same form again, one after the other.

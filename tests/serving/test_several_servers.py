@@ -8,26 +8,28 @@ nothing reaches the other but through the database and Redis. A watcher is a
 view link's stream on the other server, read as a phone's EventSource reads it.
 """
 
-import subprocess
+import concurrent.futures
 import threading
 import time
 
 import pytest
 
+from tests.servers.fixtures import redis_fixture  # noqa: F401 (the fixture)
 from tests.servers.gunicorn import (
-    COMMAND_TIMEOUT,
-    PYTHON,
-    ROOT,
     check_points_state,
     deal_fields,
     deal_form,
     live_database,
-    needs_postgres,
     points_game_doc,
     revision_of,
-    server_env,
+    run_manage,
 )
-from tests.servers.redis import redis_server, redis_servers, redis_skip_reason, stopped
+from tests.servers.postgres import needs_postgres
+from tests.servers.redis import (
+    redis_servers,
+    redis_skip_reason,
+    stopped,
+)
 from tests.servers.stream import EventStream, save_deal
 
 pytestmark = [
@@ -43,13 +45,6 @@ CATCH_UP = 2.0  # seconds: a watcher is told of the deals saved while Redis was 
 def db(tmp_path_factory):
     with live_database("postgres", tmp_path_factory.mktemp("several-db")) as db:
         yield db
-
-
-@pytest.fixture(scope="module")
-def redis(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("several-redis")
-    with redis_server(folder) as url:
-        yield url, folder
 
 
 @pytest.fixture(scope="module")
@@ -150,17 +145,6 @@ def test_a_server_restarted_with_a_watcher_open_is_reconnected_to_and_caught_up(
         assert watcher.next_revision(timeout=10) == 3
 
 
-def run_manage(database_url, *args, **env):
-    return subprocess.run(
-        [PYTHON, "manage.py", *args],
-        cwd=ROOT,
-        env=server_env(database_url, **env),
-        capture_output=True,
-        text=True,
-        timeout=COMMAND_TIMEOUT,
-    )
-
-
 def test_a_server_with_another_secret_key_is_refused(db):
     # make run migrates before it serves: with the database's key, nothing to do.
     assert run_manage(db.url, "migrate_in_turn").returncode == 0
@@ -172,17 +156,7 @@ def test_a_server_with_another_secret_key_is_refused(db):
 def test_servers_started_at_once_on_a_fresh_database_migrate_in_turn(tmp_path):
     with live_database("postgres", tmp_path / "fresh", migrated=False) as fresh:
         # What two `make run` do first, at the same moment.
-        starting = [
-            subprocess.Popen(
-                [PYTHON, "manage.py", "migrate_in_turn"],
-                cwd=ROOT,
-                env=server_env(fresh.url),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            for _ in range(2)
-        ]
-        for process in starting:
-            _, err = process.communicate(timeout=COMMAND_TIMEOUT)
-            assert process.returncode == 0, err[-2000:]
+        with concurrent.futures.ThreadPoolExecutor(2) as starting:
+            done = list(starting.map(lambda _: run_manage(fresh.url, "migrate_in_turn"), range(2)))
+        for process in done:
+            assert process.returncode == 0, process.stderr[-2000:]

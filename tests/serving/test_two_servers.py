@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from tests.servers.fixtures import redis_fixture  # noqa: F401 (the fixture)
 from tests.servers.gunicorn import (
     NAMES,
     deal_fields,
@@ -16,20 +17,10 @@ from tests.servers.gunicorn import (
     points_game_doc,
     revision_of,
 )
-from tests.servers.redis import redis_server, redis_skip_reason
+from tests.servers.redis import redis_skip_reason
 
 needs_redis = pytest.mark.skipif(redis_skip_reason() is not None, reason=str(redis_skip_reason()))
 BACKENDS = ["local", pytest.param("redis", marks=needs_redis)]
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    reason = redis_skip_reason()
-    if reason:
-        print(f"\nRedis tests skipped: {reason}")
-        pytest.skip(reason)
-    with redis_server(tmp_path_factory.mktemp("redis")) as url:
-        yield url
 
 
 def fanout_env(kind, redis_url=None):
@@ -64,7 +55,7 @@ def member_deals(answer):
 def test_a_deal_saved_on_one_server_is_on_every_servers_pages_and_table_at_once(
     kind, live_db, tmp_path, request
 ):
-    url = request.getfixturevalue("redis_url") if kind == "redis" else None
+    url = request.getfixturevalue("redis")[0] if kind == "redis" else None
     env = fanout_env(kind, url)
     doc = points_game_doc(name=f"Shared {kind}", deals=3)
     made = json.loads(

@@ -19,9 +19,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from tests.servers.gunicorn import BACKENDS, live_database, live_server
-from tests.serving.test_changes_at_once import at_once, raw_post, server_errors
-from tests.views.test_changes import CHARSETS, Page, text
+from tests.servers.fixtures import live_db_fixture, server_fixture  # noqa: F401 (the fixtures)
+from tests.serving.test_changes_at_once import at_once, posts_in_other_charsets, server_errors
+from tests.views.test_changes import Page, text
 from tests.views.test_games import HTMX
 from tracker import tables
 from tracker.documents import game_json
@@ -431,18 +431,6 @@ def test_the_table_page_and_the_game_form_show_the_notice_where_htmx_swaps_it():
 COPIES = 8
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
-def live_db(request, tmp_path_factory):
-    with live_database(request.param, tmp_path_factory.mktemp(f"table-{request.param}")) as db:
-        yield db
-
-
-@pytest.fixture(scope="module")
-def server(live_db, tmp_path_factory):
-    with live_server(live_db, tmp_path_factory.mktemp("gunicorn-tables")) as running:
-        yield running
-
-
 def live_table(db):
     """Nani's table in the live database, imported: revision 0, one finished pool game."""
     doc = {
@@ -575,14 +563,7 @@ def test_a_table_post_in_another_charset_is_a_400_and_changes_nothing(live_db, s
     forms = live_forms(phone, live_db, table)  # a real CSRF cookie and session
     paths = [form[0] for form, _, _ in forms.values()] + [f"/t/{table['edit_token']}/upload/"]
     before = live_world(live_db, table)
-    answers = Counter()
-    for charset, body in CHARSETS.items():
-        for path in paths:
-            content_type = f"application/x-www-form-urlencoded; charset={charset}"
-            status, page = raw_post(server, path, body, content_type, phone.cookies)
-            answers[status] += 1
-            assert status == 400, (charset, path, status, page[:500])
-            assert "The form could not be read" in page
+    answers = posts_in_other_charsets(server, paths, phone.cookies)
     sent = sum(answers.values())
     print(f"\n[{live_db.backend}] {sent} table posts in other charsets: {dict(answers)}")
     assert live_world(live_db, table) == before
