@@ -404,8 +404,8 @@ def test_commands_and_documents_stay_english(client, tmp_path):
 # ------------------------------------------------------------ every page in Hindi
 
 
-def pages(client):
-    """(url, names on it) for every screen, over games of each format."""
+def games_of_each_format(client):
+    """A game of each format, a deal played in each, made by `client`'s posts."""
     pool = new_game(client, players=PLAYERS)
     post_deal(client, pool, "Asha", Ravi=30, Meena="first_drop", Kiran=80)
     deals = new_game(client, fmt="deals-2", players=PLAYERS)
@@ -414,8 +414,14 @@ def pages(client):
     post_deal(client, points, "Meena", Asha=12, Ravi="full_count", Kiran=3)
     basic = new_game(client, fmt="basic-100", players=PLAYERS)
     post_deal(client, basic, "Kiran", Asha=12, Ravi=4, Meena=30)
+    return {"pool": pool, "deals": deals, "points": points, "basic": basic}
+
+
+def pages(client):
+    """(url, names on it) for every screen, over games of each format."""
+    games = list(games_of_each_format(client).values())
+    pool = games[0]
     table = Table.start("Nani", ["Asha", "Ravi", "Meena"])
-    games = [pool, deals, points, basic]
     names = [*PLAYERS, *(g.name for g in games), "Nani"]
     urls = ["/", "/new/", "/import/", "/calculator/", "/offline/", "/tables/new/"]
     for g in games:

@@ -394,12 +394,16 @@ def live_server(
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
     log = log_dir / f"gunicorn-{secrets.token_hex(3)}.log"
-    server = LiveServer(db, log, workers, env or {}, app, graceful_timeout, root)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    # The streams' sockets in a short folder of its own unless `env` names one: not
+    # in the checkout's var/live.
+    with tempfile.TemporaryDirectory(prefix="live-", dir="/tmp") as live_dir:
+        env = {"LIVE_DIR": live_dir, **(env or {})}
+        server = LiveServer(db, log, workers, env, app, graceful_timeout, root)
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
 
 
 def two_servers(db, log_dir, env, workers=2):

@@ -18,6 +18,7 @@ import re
 import select
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.parse
 
@@ -53,11 +54,14 @@ def make_run_command(port, *args):
 @contextlib.contextmanager
 def make_run(db, log_path, **env):
     port = free_port()
-    with open(log_path, "w") as log:
+    # Its sockets (gunicorn's control socket, the streams') in a short folder of its
+    # own, not in the checkout's var/.
+    with open(log_path, "w") as log, tempfile.TemporaryDirectory(dir="/tmp") as var:
+        command = make_run_command(port, "BIND_HOST=127.0.0.1", f"CONTROL_SOCKET={var}/ctl")
         process = subprocess.Popen(
-            ["bash", "-c", f"exec env {make_run_command(port, 'BIND_HOST=127.0.0.1')}"],
+            ["bash", "-c", f"exec env {command}"],
             cwd=ROOT,
-            env=server_env(db.url, **env),
+            env=server_env(db.url, LIVE_DIR=f"{var}/live", **env),
             stdout=log,
             stderr=subprocess.STDOUT,
         )
