@@ -46,9 +46,8 @@ def test_figures_hold_for_any_history(generated):
     assert all(p.total >= 0 for p in state.players)
 
 
-@settings(max_examples=150, deadline=None)
-@given(game())
-def test_a_prefix_scores_the_same_as_the_state_after_that_many_events(generated):
+def prefixes_score_as_the_running_state(generated):
+    """Replaying the first n events gives the state the game had after n events."""
     fmt, game_rules, players, first, history = generated
     running = rules.new_game(fmt, game_rules, players, first)
     for count, event in enumerate(history, start=1):
@@ -56,6 +55,12 @@ def test_a_prefix_scores_the_same_as_the_state_after_that_many_events(generated)
         prefix = rules.replay(fmt, game_rules, players, history[:count], first)
         assert prefix.document() == running.document()
         assert prefix.rows[-1].totals == running.rows[-1].totals
+
+
+@settings(max_examples=150, deadline=None)
+@given(game())
+def test_a_prefix_scores_the_same_as_the_state_after_that_many_events(generated):
+    prefixes_score_as_the_running_state(generated)
 
 
 @settings(max_examples=200, deadline=None)
@@ -157,13 +162,7 @@ def test_basic_totals_never_fall(generated):
 @settings(max_examples=100, deadline=None)
 @given(game(formats=BASIC))
 def test_basic_prefix_scores_the_same_as_the_state_after_that_many_events(generated):
-    fmt, game_rules, players, first, history = generated
-    running = rules.new_game(fmt, game_rules, players, first)
-    for count, event in enumerate(history, start=1):
-        rules.apply(running, event)
-        prefix = rules.replay(fmt, game_rules, players, history[:count], first)
-        assert prefix.document() == running.document()
-        assert prefix.rows[-1].totals == running.rows[-1].totals
+    prefixes_score_as_the_running_state(generated)
 
 
 @settings(max_examples=100, deadline=None)
