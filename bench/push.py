@@ -6,7 +6,7 @@
 
 bench/run.py calls main() after its own figures, on its database; on its own
 it makes one (bench/server.py). The servers are started as the tests start
-them (tests/livegunicorn.py): `make run`'s tracker/asgi.py on gunicorn's ASGI
+them (tests/servers/gunicorn.py): `make run`'s tracker/asgi.py on gunicorn's ASGI
 worker, 2 x cores + 1 workers, the embedded fan-out (Unix datagrams in a
 folder of this run's, no extra server), and for comparison tracker/wsgi.py on
 the sync worker. The phones are bench/phones.py, in this process (asyncio, raw

@@ -1,5 +1,5 @@
 """The database and the servers of a bench run, from the helper the tests use
-(tests/livegunicorn.py): a migrated SQLite database in a temporary folder, and
+(tests/servers/gunicorn.py): a migrated SQLite database in a temporary folder, and
 gunicorn with bench.settings, the production settings plus one baseline view
 (bench/urls.py): tracker/wsgi.py on the sync worker (the load tests), or
 `make run`'s tracker/asgi.py on gunicorn's ASGI worker, which also serves the
@@ -16,7 +16,7 @@ from bench.report import OUT, ROOT
 
 sys.path.insert(0, str(ROOT))
 
-from tests import livegunicorn
+from tests.servers import gunicorn as livegunicorn
 
 SETTINGS = "bench.settings"
 WORKERS = 2 * (os.cpu_count() or 1) + 1  # as `make run`

@@ -4,7 +4,8 @@ Runs mutmut (pinned in requirements-test.txt) over the rules engine, every
 module of the tracker/rules/ package, and the hand calculator among them,
 tracker/rules/hand.py (reported apart), with the fast engine tests only:
 
-    tests/test_rules*.py (not the hypothesis properties) and tests/test_hand.py
+    tests/rules/ (not the hypothesis properties, the brute force of
+    tests/rules/test_hand.py on fewer hands) and tests/documents/test_stats.py
 
 Each mutant is one small wrong change to the code (a `<` made `<=`, a `+ 1`
 made `- 1`, a word of a message changed ...); a test that fails on it kills
@@ -55,11 +56,11 @@ HAND_TARGET = 95.0  # per cent of the hand calculator's mutants killed
 # The fast engine tests: worked numbers and whole games, no database, no
 # hypothesis properties (hundreds of random games for every mutant would take
 # hours). The brute-force check of the hand calculator runs on fewer hands
-# (MUTANTS_BRUTE_FORCE_HANDS, read by tests/test_hand.py).
-SLOW_TESTS = {"tests/test_rules_properties.py"}
+# (MUTANTS_BRUTE_FORCE_HANDS, read by tests/rules/test_hand.py).
+SLOW_TESTS = {"tests/rules/test_properties.py"}
 # Reads the package's source, which mutmut's copy rewrites (each module then
 # imports mutmut's trampoline): it checks the code as written, not behaviour.
-SOURCE_TESTS = {"tests/test_rules_pure.py"}
+SOURCE_TESTS = {"tests/rules/test_pure.py"}
 BRUTE_FORCE_HANDS = "8"
 
 COPY = ["tracker", "tests", "templates", "static", "manage.py"]
@@ -91,13 +92,12 @@ ENGINE_NAME = "tracker/rules/ (but hand.py)"
 def test_files():
     tests = sorted(
         str(path.relative_to(ROOT))
-        for path in (ROOT / "tests").glob("test_rules*.py")
+        for path in (ROOT / "tests" / "rules").glob("test_*.py")
         if str(path.relative_to(ROOT)) not in SLOW_TESTS | SOURCE_TESTS
     )
-    # The engine's format modules are also tested by the Basic Rummy, comings and
-    # goings, money and table-stats tests (their database tests deselected below).
-    more = [f"tests/test_{name}.py" for name in ("basic", "people", "money", "stats")]
-    return [*tests, *more, "tests/test_hand.py"]
+    # The engine's format modules are also tested by the table stats' worked
+    # figures (the database tests of these files are deselected below).
+    return [*tests, "tests/documents/test_stats.py"]
 
 
 def toml_list(items):

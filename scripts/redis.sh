@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure Debian's redis-server is installed for the shared-cache tests
-# (tests/test_shared_cache.py starts its own on a free port, nothing on disk).
+# (tests/servers/redis.py starts its own on a free port, nothing on disk).
 # Never fails: where it cannot be installed those tests skip and say why.
 set -uo pipefail
 # shellcheck source=scripts/lib.sh

@@ -1,8 +1,12 @@
 """The events of a history as the game document writes them, for tests to build games from."""
 
 
-def deal(winner, **results):
-    return {"type": "deal", "winner": winner, "results": results}
+def deal(winner, rummy=False, **results):
+    """A deal: who won and the others' points (`rummy`: Basic Rummy's declared rummy)."""
+    event = {"type": "deal", "winner": winner, "results": results}
+    if rummy:
+        event["rummy"] = True
+    return event
 
 
 def join(name, after=None):

@@ -1,4 +1,4 @@
-"""Hypothesis strategies for tests/test_fuzz.py: form data, links and import files.
+"""Hypothesis strategies for tests/views/test_fuzz.py: form data, links and import files.
 
 Every strategy mixes plausible data (so some requests succeed and the game moves
 on) with malformed data: missing fields, huge, tiny, negative and non-numbers,
@@ -14,12 +14,11 @@ from decimal import Decimal
 
 from hypothesis import strategies as st
 
+from tests.histories import game as valid_history
+from tests.histories import valid_result
 from tracker import forms, rules
 from tracker.documents import game_csv, game_json
 from tracker.rules import hand
-
-from .histories import game as valid_history
-from .histories import valid_result
 
 # ---------------------------------------------------------------- text
 

@@ -6,7 +6,7 @@ from tracker import rules
 
 NAMES = ["Asha", "Ravi", "Meena", "Kiran", "Dev", "Lata", "Om", "Uma", "Zoya", "Anil"]
 # The formats of 13-card rummy, whose figures the general properties check;
-# Basic Rummy has its own (test_rules_properties.py, `formats=BASIC`).
+# Basic Rummy has its own (tests/rules/test_properties.py, `formats=BASIC`).
 THIRTEEN = ("pool", "deals", "points")
 BASIC = ("basic",)
 

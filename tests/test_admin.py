@@ -5,10 +5,9 @@ game's history changes only through the model methods that move its revision."""
 import pytest
 from django.contrib.auth.models import User
 
+from tests.documents.test_stats import G1
+from tests.documents.test_table_document import table_doc
 from tracker.models import Event, Game, Table
-
-from .test_stats import G1
-from .test_table_document import table_doc
 
 pytestmark = pytest.mark.django_db
 

@@ -16,12 +16,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from tests.documents.test_stats import G1, G2, G3
+from tests.documents.test_table_document import table_doc
+from tests.servers.gunicorn import BACKENDS, CSRF, in_threads, live_database, live_server
+from tests.views.test_games import HTMX
 from tracker.models import Game, Table
-
-from .livegunicorn import BACKENDS, CSRF, live_database, live_server
-from .test_stats import G1, G2, G3
-from .test_table_document import table_doc
-from .test_views import HTMX
 
 pytestmark = pytest.mark.django_db
 
@@ -178,11 +177,7 @@ def test_sixty_new_game_posts_at_once_make_exactly_the_thirty_allowed(limited_se
         answer = browser.request("POST", "/new/", fields=fields, headers={"X-CSRFToken": token})
         statuses.append(answer.status)
 
-    threads = [threading.Thread(target=post) for _ in range(posters)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=180)
+    in_threads(lambda _: post(), posters, timeout=180)
     assert sorted(statuses) == [302] * 30 + [429] * 30, statuses
     count = db.manage("shell", "-c", "from tracker.models import Game; print(Game.objects.count())")
     assert count.strip().splitlines()[-1] == "30"

@@ -112,7 +112,7 @@ def test_in_ci_test_sh_fails_when_postgresql_cannot_be_had(bare_path, tmp_path):
         bare_path,
         ci=True,
         BIN=str(Path(sys.executable).parent),
-        PYTEST_ARGS="tests/test_database.py",
+        PYTEST_ARGS="-p no:cacheprovider tests/test_database.py",  # no .pytest_cache here
         TMPDIR=str(tmp_path),
         TEST_OUTPUT=str(tmp_path / "out"),
     )

@@ -13,22 +13,14 @@ from django.conf import settings
 from django.db import connection, connections, transaction
 from django.db.utils import ConnectionHandler
 
+from tests.servers.postgres import postgres_skip_reason
+
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 ENGINE = settings.DATABASES["default"]["ENGINE"]
 on_sqlite = pytest.mark.skipif(
     ENGINE != "django.db.backends.sqlite3",
     reason="checks the SQLite settings; this run is not on SQLite",
 )
-
-
-def postgres_skip_reason():
-    # The same rule as the `postgres` marker's hook in tests/conftest.py, so
-    # that this file also skips where that hook is not there.
-    if os.environ.get("TRACKER_POSTGRES_SKIP"):
-        return os.environ["TRACKER_POSTGRES_SKIP"]
-    if ENGINE != "django.db.backends.postgresql":
-        return "needs PostgreSQL: DATABASE_URL=postgres://... (`make test-postgres` sets one up)"
-    return None
 
 
 def expected_vendor():

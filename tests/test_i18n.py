@@ -15,11 +15,10 @@ from django.test import Client
 from django.utils import translation
 
 from tests.languages import LOCALE, NAMES, TRANSLATED, untranslated
+from tests.views.test_games import deal_data, new_game, post_deal, text
+from tests.views.test_tables import table_game
 from tracker import i18n, rules
 from tracker.models import Game, Table
-
-from .test_tables import table_game
-from .test_views import deal_data, new_game, post_deal, text
 
 pytestmark = pytest.mark.django_db
 
@@ -405,8 +404,8 @@ def test_commands_and_documents_stay_english(client, tmp_path):
 # ------------------------------------------------------------ every page in Hindi
 
 
-def pages(client):
-    """(url, names on it) for every screen, over games of each format."""
+def games_of_each_format(client):
+    """A game of each format, a deal played in each, made by `client`'s posts."""
     pool = new_game(client, players=PLAYERS)
     post_deal(client, pool, "Asha", Ravi=30, Meena="first_drop", Kiran=80)
     deals = new_game(client, fmt="deals-2", players=PLAYERS)
@@ -415,8 +414,14 @@ def pages(client):
     post_deal(client, points, "Meena", Asha=12, Ravi="full_count", Kiran=3)
     basic = new_game(client, fmt="basic-100", players=PLAYERS)
     post_deal(client, basic, "Kiran", Asha=12, Ravi=4, Meena=30)
+    return {"pool": pool, "deals": deals, "points": points, "basic": basic}
+
+
+def pages(client):
+    """(url, names on it) for every screen, over games of each format."""
+    games = list(games_of_each_format(client).values())
+    pool = games[0]
     table = Table.start("Nani", ["Asha", "Ravi", "Meena"])
-    games = [pool, deals, points, basic]
     names = [*PLAYERS, *(g.name for g in games), "Nani"]
     urls = ["/", "/new/", "/import/", "/calculator/", "/offline/", "/tables/new/"]
     for g in games:
@@ -706,7 +711,7 @@ def test_a_deal_posted_after_the_game_ended_is_refused_in_hindi():
 
 def refused_forms(client):
     """A refused post to every form a family fills in, each with a few mistakes."""
-    from .test_tables import make_table, version
+    from tests.views.test_tables import make_table, version
 
     game = new_game(client, players=PLAYERS)
     post_deal(client, game, "Asha", Ravi=30, Meena=10, Kiran=10)
@@ -757,7 +762,7 @@ def test_refused_forms_say_what_was_wrong_in_each_language(language):
 
 
 def example_games():
-    from .conftest import example_paths, load_example, our_example_paths
+    from tests.conftest import example_paths, load_example, our_example_paths
 
     for path in [*example_paths(), *our_example_paths()]:
         doc = load_example(path)

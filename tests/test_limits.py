@@ -14,11 +14,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
+from tests.documents.test_stats import G1, G2, G3
+from tests.documents.test_table_document import table_doc
+from tests.views.test_games import post_deal, text
 from tracker.models import Game, Table
-
-from .test_stats import G1, G2, G3
-from .test_table_document import table_doc
-from .test_views import post_deal, text
 
 pytestmark = pytest.mark.django_db
 

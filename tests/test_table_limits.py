@@ -10,11 +10,10 @@ import json
 
 import pytest
 
+from tests.test_limits import points_doc, send
+from tests.views.test_games import post_deal, text
+from tests.views.test_tables import make_table, table_game, version
 from tracker.models import Game, Table
-
-from .test_limits import points_doc, send
-from .test_tables import make_table, table_game, version
-from .test_views import post_deal, text
 
 pytestmark = pytest.mark.django_db
 

@@ -290,6 +290,11 @@ class AxeChecker:
 
         return Axe().run(page, options=self.options).response["violations"]
 
+    def reports(self, page):
+        """The report of the page's violations, in a list: empty when there are none."""
+        violations = self.violations(page)
+        return [self.report(violations)] if violations else []
+
     @staticmethod
     def report(violations):
         lines = [f"{len(violations)} axe WCAG 2.1 A/AA violation(s):"]
@@ -305,6 +310,14 @@ class AxeChecker:
                     summary = node["failureSummary"].replace("\n", "\n      ")
                     lines.append(f"      {summary}")
         return "\n".join(lines)
+
+
+def visit_each(page, urls, check):
+    """Open each (label, url) of `urls`, answered OK, and `check(label, url)` it."""
+    for label, url in urls:
+        response = page.goto(url)
+        assert response is not None and response.ok, (url, response and response.status)
+        check(label, url)
 
 
 @pytest.fixture(scope="session")

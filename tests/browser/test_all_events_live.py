@@ -8,11 +8,11 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
+from tests.browser.conftest import NEXT_FRAME, PHONE, PHONE_LOG, settle
+from tests.browser.test_push import type_deal
+from tests.browser.test_scoring import score_deal
+from tests.events import deal
 from tracker.models import Game
-
-from ..events import deal
-from .conftest import NEXT_FRAME, PHONE, PHONE_LOG, settle
-from .test_scoring import score_deal
 
 pytestmark = [pytest.mark.browser]
 
@@ -154,12 +154,8 @@ PAGES = {"plain page": "", "page of every event": ALL}
 
 def _tap_save(page, winner, **points):
     """Type a deal and tap Save, without waiting for its answer."""
-    form = page.locator("#deal-entry")
-    form.locator("label.win", has_text=re.compile(rf"^\s*{winner}")).click()
-    for name, result in points.items():
-        row = form.locator(".deal-row", has=page.locator("label.win", has_text=name))
-        row.locator(".points input").fill(str(result))
-    form.get_by_role("button", name=re.compile("Save deal")).click()
+    type_deal(page, winner, **points)
+    page.locator("#deal-entry").get_by_role("button", name=re.compile("Save deal")).click()
 
 
 def _held(page, routes):

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .test_scoring import board_figures, score_deal, start_game
+from tests.browser.test_scoring import board_figures, score_deal, start_game
 
 pytestmark = [pytest.mark.browser]
 

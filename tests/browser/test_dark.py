@@ -13,10 +13,10 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from ..test_i18n import CSV_HEAD
-from ..test_views import new_game, post_deal
-from .conftest import PHONE
-from .test_languages import SAID, choose, screens
+from tests.browser.conftest import PHONE, visit_each
+from tests.browser.test_languages import SAID, choose, screens
+from tests.test_i18n import CSV_HEAD
+from tests.views.test_games import new_game, post_deal
 
 pytestmark = pytest.mark.browser
 
@@ -52,15 +52,10 @@ def test_every_screen_in_dark_is_black_and_readable(phone, axe, screenshot, lang
             problems.append(f"{where}: the page is {ground(phone)}, not black")
         if phone.evaluate(BAR_COLOUR) != [THEME_COLOUR["dark"]]:
             problems.append(f"{where}: the browser's bar is {phone.evaluate(BAR_COLOUR)}")
-        violations = axe.violations(phone)
-        if violations:
-            problems.append(f"{where}: {axe.report(violations)}")
+        problems.extend(f"{where}: {report}" for report in axe.reports(phone))
         screenshot(phone, f"-{label}")
 
-    for label, url in urls:
-        response = phone.goto(url)
-        assert response is not None and response.ok, (url, response and response.status)
-        check(label, url)
+    visit_each(phone, urls, check)
     # The refusals' colours: a CSV's bad row, and a deal's box refused beside a drop chosen.
     phone.goto("/import/")
     phone.locator("#file").set_input_files(

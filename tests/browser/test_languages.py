@@ -20,13 +20,12 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, visit_each
 from tests.languages import NAMES, english_share, english_words
+from tests.test_i18n import CSV_HEAD, games_of_each_format
+from tests.views.test_games import new_game, post_deal
+from tests.views.test_tables import table_game
 from tracker.models import Table
-
-from ..test_i18n import CSV_HEAD
-from ..test_tables import table_game
-from ..test_views import new_game, post_deal
 
 pytestmark = pytest.mark.browser
 
@@ -170,23 +169,16 @@ SMALL_CONTROLS = f"""() => {{
 def screens():
     """(label, url) of every screen, over games of each format; and the names on them."""
     client = Client()
-    pool = new_game(client, players=PLAYERS)
-    post_deal(client, pool, "Asha", Ravi=30, Meena="first_drop", Kiran=80)
+    games = games_of_each_format(client)
+    pool = games["pool"]
     three = new_game(client, players=("Asha", "Ravi", "Meena"))
     post_deal(client, three, "Ravi", Asha=40, Meena="middle_drop")
-    deals = new_game(client, fmt="deals-2", players=PLAYERS)
-    post_deal(client, deals, "Ravi", Asha=20, Meena="middle_drop", Kiran=5)
-    points = new_game(client, fmt="points", players=PLAYERS, point_value="0.5")
-    post_deal(client, points, "Meena", Asha=12, Ravi="full_count", Kiran=3)
-    basic = new_game(client, fmt="basic-100", players=PLAYERS)
-    post_deal(client, basic, "Kiran", Asha=12, Ravi=4, Meena=30)
     table = Table.start("Nani", ["Asha", "Ravi", "Meena"])
     # The table's list names each game's format: a basic game among them.
     table_basic = table_game(client, table, ["Asha", "Ravi", "Meena"], fmt="basic-100")
     table_pool = table_game(client, table, ["Asha", "Ravi", "Meena"], entry_fee="50")
     post_deal(client, table_pool, "Ravi", Asha=80, Meena=80)
     post_deal(client, table_pool, "Ravi", Asha=80, Meena=80)  # Asha, Meena out: ₹ stats
-    games = {"pool": pool, "deals": deals, "points": points, "basic": basic}
     urls = [
         ("home", "/"),
         ("new-game", "/new/"),
@@ -253,15 +245,10 @@ def test_every_screen_at_360_px(phone, screenshot, axe, language):
             if wide > 1:
                 problems.append(f"{where}: the history of 4 players is {wide} px too wide")
         problems.extend(f"{where}: {small}" for small in phone.evaluate(SMALL_CONTROLS))
-        violations = axe.violations(phone)
-        if violations:
-            problems.append(f"{where}: {axe.report(violations)}")
+        problems.extend(f"{where}: {report}" for report in axe.reports(phone))
         screenshot(phone, f"-{label}")
 
-    for label, url in urls:
-        response = phone.goto(url)
-        assert response is not None and response.ok, (url, response and response.status)
-        check(label, url)
+    visit_each(phone, urls, check)
     expect_on = {"calculator-third-ace": said["third ace"], "table": said["basic"]}
     for label, url in urls:
         if label in expect_on:

@@ -13,8 +13,8 @@ from datetime import datetime, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, SCREENSHOTS
-from .test_scoring import score_deal, start_game
+from tests.browser.conftest import PHONE, SCREENSHOTS
+from tests.browser.test_scoring import score_deal, start_game
 
 pytestmark = [pytest.mark.browser]
 
@@ -58,7 +58,7 @@ def test_manifest_and_worker_pass_chromiums_installability_checks(
 ):
     # Chromium offers no install in a private window, which every context of
     # the shared browser is: this test uses a profile of its own.
-    from .conftest import CHROMIUM_ARGS
+    from tests.browser.conftest import CHROMIUM_ARGS
 
     context = browser.browser_type.launch_persistent_context(
         str(tmp_path / "profile"),

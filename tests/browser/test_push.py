@@ -1,7 +1,7 @@
 """Pushed updates in Debian's chromium: two phones on `make run`'s server.
 
 The server is tracker/asgi.py on gunicorn's ASGI worker with two workers, on a
-database of its own (tests/livegunicorn.py), not pytest-django's live server
+database of its own (tests/servers/gunicorn.py), not pytest-django's live server
 (which serves no streams: there the pages poll, as the other browser tests
 show). Each phone is a Chromium context on a 360 px screen; a test fails on a
 Content Security Policy violation or an uncaught error in either.
@@ -14,11 +14,14 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from ..livegunicorn import ASGI, live_database, live_server, points_game_doc
-from ..liveredis import redis_server, redis_skip_reason, stopped
-from ..livestream import save_deal
-from .conftest import CSP_CONSOLE, CSP_LISTENER, PHONE, PhoneLog
-from .test_tv import said, speech
+from tests.browser.conftest import CSP_CONSOLE, CSP_LISTENER, PHONE, PhoneLog
+from tests.browser.test_tv import said, speech
+from tests.servers.fixtures import redis_fixture  # noqa: F401 (the fixture)
+from tests.servers.gunicorn import ASGI, live_database, live_server, points_game_doc
+from tests.servers.redis import (
+    stopped,
+)
+from tests.servers.stream import save_deal
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -290,15 +293,6 @@ def test_offline_a_phone_says_so_and_comes_back_by_itself(db, phones):
     expect(watcher.page.locator("#board")).to_have_attribute(
         "hx-trigger", "revision-moved", timeout=15_000
     )
-
-
-@pytest.fixture(scope="module")
-def redis(tmp_path_factory):
-    if redis_skip_reason() is not None:
-        pytest.skip(redis_skip_reason())
-    folder = tmp_path_factory.mktemp("push-redis")
-    with redis_server(folder) as url:
-        yield url, folder
 
 
 def test_while_the_servers_redis_is_down_the_page_polls_then_is_pushed_to_again(

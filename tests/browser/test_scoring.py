@@ -5,11 +5,21 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE
 from tracker.models import Game
 
-from .conftest import PHONE
-
 pytestmark = [pytest.mark.browser]
+
+
+def start_with_rules(page, rules):
+    """Type the table rules asked for on the new-game form, tap Start game, and wait
+    for the game's screen."""
+    if rules:
+        page.get_by_text("Table rules").click()
+        for key, value in rules.items():
+            page.locator(f"[name={key}]").fill(value)
+    page.get_by_role("button", name="Start game").last.click()
+    expect(page.get_by_role("heading", name=re.compile("Enter deal 1"))).to_be_visible()
 
 
 def start_game(page, format_label, players, **rules):
@@ -27,12 +37,7 @@ def start_game(page, format_label, players, **rules):
         expect(boxes).to_have_count(count)
     for index, name in enumerate(players):
         page.locator("input[name=player]").nth(index).fill(name)
-    if rules:
-        page.get_by_text("Table rules").click()
-        for key, value in rules.items():
-            page.locator(f"[name={key}]").fill(value)
-    page.get_by_role("button", name="Start game").last.click()
-    expect(page.get_by_role("heading", name=re.compile("Enter deal 1"))).to_be_visible()
+    start_with_rules(page, rules)
     token = page.url.rstrip("/").split("/")[-1]
     return Game.objects.get(edit_token=token)
 

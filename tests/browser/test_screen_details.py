@@ -9,10 +9,9 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import CHROMIUM_ARGS, PHONE
+from tests.events import deal
 from tracker.models import Game, Table
-
-from ..events import deal
-from .conftest import CHROMIUM_ARGS, PHONE
 
 pytestmark = [pytest.mark.browser]
 

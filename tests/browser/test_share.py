@@ -9,9 +9,8 @@ phone's would show it."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.events import deal
 from tracker.models import Game, Table
-
-from ..events import deal
 
 pytestmark = [pytest.mark.browser]
 

@@ -5,10 +5,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE as PHONE_ARGS
+from tests.browser.test_scoring import score_deal, start_with_rules
 from tracker.models import Table
-
-from .conftest import PHONE as PHONE_ARGS
-from .test_scoring import score_deal
 
 pytestmark = [pytest.mark.browser]
 
@@ -26,12 +25,7 @@ def start_from_table(page, fmt, seats, **rules):
         box.uncheck()
     for name in seats:
         page.get_by_label(name, exact=True).check()
-    if rules:
-        page.get_by_text("Table rules").click()
-        for key, value in rules.items():
-            page.locator(f"[name={key}]").fill(value)
-    page.get_by_role("button", name="Start game").last.click()
-    expect(page.get_by_role("heading", name=re.compile("Enter deal 1"))).to_be_visible()
+    start_with_rules(page, rules)
 
 
 def test_a_family_table_from_start_to_play_again_and_the_view_link(phone, screenshot, axe):

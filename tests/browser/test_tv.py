@@ -12,10 +12,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import CSP_LISTENER, PHONE, SCREENSHOTS
+from tests.browser.test_scoring import score_deal
 from tracker.models import Game
-
-from .conftest import CSP_LISTENER, PHONE, SCREENSHOTS
-from .test_scoring import score_deal
 
 pytestmark = [pytest.mark.browser]
 

@@ -1,13 +1,13 @@
 """The TV screen on `make run`'s server (tracker/asgi.py on gunicorn's ASGI
-worker, tests/livegunicorn.py): it follows the view link's pushed stream, so a
+worker, tests/servers/gunicorn.py): it follows the view link's pushed stream, so a
 deal saved on a phone shows on it within the view link's latency, and it
 opens the stream again by itself after the TV's Wi-Fi dropped."""
 
 import pytest
 from playwright.sync_api import expect
 
-from ..livegunicorn import points_game_doc
-from .test_push import board_shows, db, phones, save, server, type_deal  # noqa: F401
+from tests.browser.test_push import board_shows, db, phones, save, server, type_deal  # noqa: F401
+from tests.servers.gunicorn import points_game_doc
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

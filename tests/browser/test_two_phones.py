@@ -6,10 +6,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE
+from tests.browser.test_scoring import score_deal
 from tracker.models import Game
-
-from .conftest import PHONE
-from .test_scoring import score_deal
 
 pytestmark = [pytest.mark.browser]
 

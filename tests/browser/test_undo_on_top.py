@@ -6,9 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.events import deal, sit_in, sit_out
 from tracker.models import Game
-
-from ..events import deal, sit_in, sit_out
 
 pytestmark = [pytest.mark.browser]
 

@@ -6,9 +6,8 @@ join) wrap within the screen instead of running off its edge."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.events import deal, join
 from tracker.models import Game, Table
-
-from ..events import deal, join
 
 pytestmark = [pytest.mark.browser]
 
