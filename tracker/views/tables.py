@@ -75,12 +75,8 @@ def import_table(request: HtmxHttpRequest) -> HttpResponse:
             if too_many(request, count):  # before any game is replayed
                 raise allowance.Spent
             table = tables.import_document(doc, created_from=creator)
-        except UnicodeDecodeError:
-            error = gettext("That file is not a text file.")
-        except (rules.RuleError, tables.TableError) as refused:
-            error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
-        except allowance.Spent:
-            error = too_many_in(count)
+        except NOT_IMPORTED as refused:
+            error = _why_not_imported(refused, count)
     if error and "file" in request.FILES:  # a refused file counts as the games it held
         allowance.charge_refused(creator, count)
     if error:
@@ -107,6 +103,18 @@ def _upload_text(request: HtmxHttpRequest) -> str:
     upload = request.FILES.get("file")
     assert upload is not None
     return upload.read().decode("utf-8-sig")
+
+
+# What refuses a file on both ways in (a new table, a table's upload), in the same words.
+NOT_IMPORTED = (UnicodeDecodeError, rules.RuleError, tables.TableError, allowance.Spent)
+
+
+def _why_not_imported(refused, count):
+    if isinstance(refused, UnicodeDecodeError):
+        return gettext("That file is not a text file.")
+    if isinstance(refused, allowance.Spent):
+        return too_many_in(count)  # count: the games the file held
+    return gettext("Not imported: %(why)s") % {"why": _message(refused)}
 
 
 def _message(error):
@@ -351,12 +359,8 @@ def upload(request: HtmxHttpRequest, token: str) -> HttpResponse:
                 return _stale(request, table, version)
             errors = {"file": twins.message, "file_again": True}
             return _show_table(request, table, True, status=422, errors=errors)
-        except UnicodeDecodeError:
-            error = gettext("That file is not a text file.")
-        except (rules.RuleError, tables.TableError) as refused:
-            error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
-        except allowance.Spent:
-            error = too_many_in(count)
+        except NOT_IMPORTED as refused:
+            error = _why_not_imported(refused, count)
     if error and "file" in request.FILES:  # a refused file counts as the games it held
         allowance.charge_refused(creator, count)
     if error and not _still_at(table, version):
