@@ -33,6 +33,7 @@ from .common import (
     made_here,
     page_or_part,
     remember,
+    start_chosen,
     too_many,
     too_many_in,
 )
@@ -439,27 +440,16 @@ def new_table_game(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return _stale_game_form(request, table, version)
     if form.is_valid():
         try:
-            game = tables.start_game(
-                table,
-                form.fmt_chosen,
-                form.rules_chosen,
-                form.names,
-                form.first_dealer,
-                form.game_name,
-                client_key(request),
-                made_against=version,
+            game, status = start_chosen(
+                request, form, tables.start_game, table, made_against=version
             )
         except StaleTable:
             return _stale_game_form(request, table, version)
         except MemberError as error:
             form.add_error("players", error.message)
-        except rules.RuleError as error:
-            form.refuse(error)
-        except allowance.Spent:
-            form.add_error(None, TOO_MANY)
-            status = 429
         else:
-            return made_here(request, game)
+            if game is not None:
+                return made_here(request, game)
     return _game_form(request, table, form, version, status=status)
 
 
