@@ -43,8 +43,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     re_path(r"^g/(?P<token>[^/]+)/qr/(?P<kind>edit|view)\.svg$", games.qr_code, EDIT, name="qr"),
     path("w/<str:token>/qr.svg", games.qr_code, VIEW, name="watch_qr"),
     # The TV screen: the view link's scoreboard read from across the room.
-    path("w/<str:token>/tv/", tv.game_tv, name="watch_tv"),
-    path("w/<str:token>/tv/live/", tv.game_tv_live, name="watch_tv_live"),
+    path("w/<str:token>/tv/", tv.tv_page, {"kind": "game"}, name="watch_tv"),
+    path("w/<str:token>/tv/live/", tv.tv_live, {"kind": "game"}, name="watch_tv_live"),
     # Changes to a game, from its edit link. An event is named by its id, which
     # never moves, never by its place in the history.
     path("g/<str:token>/deal/", changes.add_deal, name="add_deal"),
@@ -83,8 +83,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="watch_table_chart",
     ),
     path("tw/<str:token>/qr.svg", tables.qr_code, VIEW, name="watch_table_qr"),
-    path("tw/<str:token>/tv/", tv.table_tv, name="watch_table_tv"),
-    path("tw/<str:token>/tv/live/", tv.table_tv_live, name="watch_table_tv_live"),
+    path("tw/<str:token>/tv/", tv.tv_page, {"kind": "table"}, name="watch_table_tv"),
+    path("tw/<str:token>/tv/live/", tv.tv_live, {"kind": "table"}, name="watch_table_tv_live"),
     # The streams of pushed updates, served by tracker/asgi.py before Django.
     re_path(r"^(?P<kind>g|w|t|tw)/(?P<token>[^/]+)/stream$", live.no_stream, name="no_stream"),
     # The language switch in every page's header (a POST with CSRF).
