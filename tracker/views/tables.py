@@ -285,10 +285,8 @@ def add_member(request: HtmxHttpRequest, token: str) -> HttpResponse:
 def remove_member(request: HtmxHttpRequest, token: str, member: int) -> HttpResponse:
     table = get_table_or_404(token, can_edit=True)
     version = made_against(request)
-    if version != table.revision:
-        return _stale(request, table, version)
     try:
-        table.remove_member(member, version)
+        table.remove_member(member, version)  # StaleTable before anything is looked at
     except StaleTable:
         return _stale(request, table, version)
     except MemberError as error:
