@@ -35,7 +35,6 @@ from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import QueryDict, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
-from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext_lazy as _
 
 UNREADABLE = _(
@@ -171,8 +170,12 @@ def _read_form(request):
 
 
 def _leave_unread(request):
-    """Nothing may parse the body later: the form is left empty."""
-    request._post, request._files = QueryDict(), MultiValueDict()
+    """Nothing may parse the body later: the form is left empty.
+
+    POST's setter, as HttpRequest.__init__ itself sets it. FILES has none, and
+    needs none: only the upload views read it, and UnreadableBody answers
+    before any view runs."""
+    request.POST = QueryDict()
 
 
 def _drop_unreadable_current_url(request):

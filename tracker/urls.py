@@ -6,27 +6,45 @@ from .views import calculator, changes, games, live, offline, tables, theme, tv
 
 EDIT, VIEW = {"can_edit": True}, {"can_edit": False}
 
+
+def edit_and_view_links(edit: str, view: str, screens: list[tuple]) -> list[URLPattern]:
+    """The same screens under the edit link (`edit`/<token>/...) and under the view
+    link, which serves them read only."""
+    return [
+        path(f"{edit}/<str:token>/{route}", function, EDIT, name=edit_name)
+        for route, function, edit_name, _ in screens
+    ] + [
+        path(f"{view}/<str:token>/{route}", function, VIEW, name=view_name)
+        for route, function, _, view_name in screens
+    ]
+
+
+# A screen: (route, view, its name under the edit link, its name under the view link).
+GAME_SCREENS = [
+    ("", games.game, "game", "watch"),
+    ("live/", live.live, "live", "watch_live"),
+    ("game.json", games.download_json, "json", "watch_json"),
+    ("game.csv", games.download_csv, "csv", "watch_csv"),
+    ("chart.svg", games.chart, "chart", "watch_chart"),
+]
+TABLE_SCREENS = [
+    ("", tables.table_page, "table", "watch_table"),
+    ("table.json", tables.download_table, "table_json", "watch_table_json"),
+    ("table.csv", tables.download_table_csv, "table_csv", "watch_table_csv"),
+]
+
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", games.home, name="home"),
     path("new/", games.new_game, name="new_game"),
     path("import/", games.import_game, name="import_game"),
     path("calculator/", calculator.calculator, name="calculator"),
     # A game's edit link (g/) and view link (w/): the same screens, the view link reads only.
-    path("g/<str:token>/", games.game, EDIT, name="game"),
-    path("g/<str:token>/live/", live.live, EDIT, name="live"),
-    path("g/<str:token>/game.json", games.download_json, EDIT, name="json"),
-    path("g/<str:token>/game.csv", games.download_csv, EDIT, name="csv"),
-    path("g/<str:token>/chart.svg", games.chart, EDIT, name="chart"),
+    *edit_and_view_links("g", "w", GAME_SCREENS),
     re_path(r"^g/(?P<token>[^/]+)/qr/(?P<kind>edit|view)\.svg$", games.qr_code, EDIT, name="qr"),
-    path("w/<str:token>/", games.game, VIEW, name="watch"),
-    path("w/<str:token>/live/", live.live, VIEW, name="watch_live"),
-    path("w/<str:token>/game.json", games.download_json, VIEW, name="watch_json"),
-    path("w/<str:token>/game.csv", games.download_csv, VIEW, name="watch_csv"),
-    path("w/<str:token>/chart.svg", games.chart, VIEW, name="watch_chart"),
     path("w/<str:token>/qr.svg", games.qr_code, VIEW, name="watch_qr"),
     # The TV screen: the view link's scoreboard read from across the room.
-    path("w/<str:token>/tv/", tv.game_tv, name="watch_tv"),
-    path("w/<str:token>/tv/live/", tv.game_tv_live, name="watch_tv_live"),
+    path("w/<str:token>/tv/", tv.tv_page, {"kind": "game"}, name="watch_tv"),
+    path("w/<str:token>/tv/live/", tv.tv_live, {"kind": "game"}, name="watch_tv_live"),
     # Changes to a game, from its edit link. An event is named by its id, which
     # never moves, never by its place in the history.
     path("g/<str:token>/deal/", changes.add_deal, name="add_deal"),
@@ -46,23 +64,18 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # A family's table: edit link (t/) and view link (tw/).
     path("tables/new/", tables.new_table, name="new_table"),
     path("tables/import/", tables.import_table, name="import_table"),
-    path("t/<str:token>/", tables.table_page, EDIT, name="table"),
     path("t/<str:token>/new/", tables.new_table_game, name="table_new_game"),
     path("t/<str:token>/members/", tables.add_member, name="add_member"),
     path("t/<str:token>/members/<int:member>/remove/", tables.remove_member, name="remove_member"),
     path("t/<str:token>/again/<int:game>/", tables.play_again, name="play_again"),
     path("t/<str:token>/upload/", tables.upload, name="table_upload"),
-    path("t/<str:token>/table.json", tables.download_table, EDIT, name="table_json"),
-    path("t/<str:token>/table.csv", tables.download_table_csv, EDIT, name="table_csv"),
+    *edit_and_view_links("t", "tw", TABLE_SCREENS),
     re_path(
         r"^t/(?P<token>[^/]+)/(?P<kind>wins|money)\.svg$", tables.chart, EDIT, name="table_chart"
     ),
     re_path(
         r"^t/(?P<token>[^/]+)/qr/(?P<kind>edit|view)\.svg$", tables.qr_code, EDIT, name="table_qr"
     ),
-    path("tw/<str:token>/", tables.table_page, VIEW, name="watch_table"),
-    path("tw/<str:token>/table.json", tables.download_table, VIEW, name="watch_table_json"),
-    path("tw/<str:token>/table.csv", tables.download_table_csv, VIEW, name="watch_table_csv"),
     re_path(
         r"^tw/(?P<token>[^/]+)/(?P<kind>wins|money)\.svg$",
         tables.chart,
@@ -70,8 +83,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="watch_table_chart",
     ),
     path("tw/<str:token>/qr.svg", tables.qr_code, VIEW, name="watch_table_qr"),
-    path("tw/<str:token>/tv/", tv.table_tv, name="watch_table_tv"),
-    path("tw/<str:token>/tv/live/", tv.table_tv_live, name="watch_table_tv_live"),
+    path("tw/<str:token>/tv/", tv.tv_page, {"kind": "table"}, name="watch_table_tv"),
+    path("tw/<str:token>/tv/live/", tv.tv_live, {"kind": "table"}, name="watch_table_tv_live"),
     # The streams of pushed updates, served by tracker/asgi.py before Django.
     re_path(r"^(?P<kind>g|w|t|tw)/(?P<token>[^/]+)/stream$", live.no_stream, name="no_stream"),
     # The language switch in every page's header (a POST with CSRF).

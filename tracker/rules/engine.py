@@ -23,6 +23,7 @@ from .table import (
     check_players,
     check_seat_name,
     money_unit,
+    stray_name,
 )
 
 EVENT_TYPES = ("deal", "rejoin", "split", "end", "join", "sit_out", "sit_in", "leave")
@@ -196,12 +197,7 @@ def _deal(state: GameState, event: Event) -> Row:
         )
     for name in results:
         if name not in seated:
-            raise RuleError(
-                N_("%(name)s is not at this table"),
-                params={"name": name},
-                field=f"results.{name}",
-                player=str(name),
-            )
+            raise stray_name(name, "results")
         if name not in playing_names:
             raise RuleError(
                 N_("%(name)s %(why)s and has no result"),
@@ -250,11 +246,7 @@ def _rejoin(state: GameState, event: Event) -> Row:
         raise RuleError(N_("name the player who rejoins"), field="player")
     why = state.rejoin_refusal(name)
     if why:
-        raise RuleError(
-            N_("%(name)s cannot rejoin: %(why)s"),
-            params={"name": name, "why": Phrase(why)},
-            field="player",
-        )
+        raise _cannot(name, why, again=True)
     p = state.seated(name)
     start = state.rejoin_total()
     assert start is not None  # rejoin_refusal has let the rejoin through
@@ -263,6 +255,15 @@ def _rejoin(state: GameState, event: Event) -> Row:
     p.rejoins += 1
     p.drops_taken = 0
     return Row(index=0, type="rejoin", player=name, start_total=start)
+
+
+def _cannot(name: str, why: str, field: str = "player", *, again: bool = False) -> RuleError:
+    """A join (a rejoin, `again`) refused, the why in words of its own."""
+    if again:
+        template = N_("%(name)s cannot rejoin: %(why)s")
+    else:
+        template = N_("%(name)s cannot join: %(why)s")
+    return RuleError(template, params={"name": name, "why": Phrase(why)}, field=field)
 
 
 def _split(state: GameState, event: Event) -> Row:
@@ -291,17 +292,9 @@ def _join(state: GameState, event: Event) -> Row:
     name = event.get("player")
     shown = name if isinstance(name, str) and name.strip() else Phrase(N_("A new player"))
     if not spec.takes_joins:
-        raise RuleError(
-            N_("%(name)s cannot join: %(why)s"),
-            params={"name": shown, "why": Phrase(str(spec.join_refusal(state)))},
-            field="type",
-        )
+        raise _cannot(shown, str(spec.join_refusal(state)), field="type")
     if state.finished:
-        raise RuleError(
-            N_("%(name)s cannot join: %(why)s"),
-            params={"name": shown, "why": Phrase(N_("the game is over"))},
-            field="type",
-        )
+        raise _cannot(shown, N_("the game is over"), field="type")
     if not isinstance(name, str) or not name.strip():
         raise RuleError(N_("name the player who joins"), field="player")
     name = check_seat_name(name, None, "player")
@@ -333,11 +326,7 @@ def _join(state: GameState, event: Event) -> Row:
         )
     why = spec.join_refusal(state)
     if why:
-        raise RuleError(
-            N_("%(name)s cannot join: %(why)s"),
-            params={"name": name, "why": Phrase(why)},
-            field="player",
-        )
+        raise _cannot(name, why)
     start = spec.join_total(state)
     dealer = state.players[state.last_dealer - 1].name if state.last_dealer else None
     where = state.players.index(state.seated(after)) + 1 if after else len(state.players)

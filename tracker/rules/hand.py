@@ -255,6 +255,15 @@ def score_hand(
     )
 
 
+def _lowest(left, twice):
+    """The lowest card type of `left` (its bit and index), and the types left, and held
+    twice, once one copy of it is taken: a type held twice stays, held once."""
+    bit = left & -left
+    if twice & bit:
+        return bit, bit.bit_length() - 1, left, twice ^ bit
+    return bit, bit.bit_length() - 1, left ^ bit, twice
+
+
 class _Search:
     """One hand under one set of table rules, with its candidate melds precomputed.
 
@@ -411,12 +420,7 @@ class _Search:
                 result = _INF
             else:
                 floor = -saved if spare else 0
-                bit = left & -left
-                first = bit.bit_length() - 1
-                if twice & bit:
-                    rest, rest_twice = left, twice ^ bit
-                else:
-                    rest, rest_twice = left ^ bit, twice
+                bit, first, rest, rest_twice = _lowest(left, twice)
                 result = _INF
                 for mask, needed, kind, _worth, _members in melds[first]:
                     if needed <= jokers and mask & left == mask:
@@ -480,12 +484,7 @@ class _Search:
         discard = None
         while left:
             target = best(left, twice, jokers, need, spare)
-            bit = left & -left
-            first = bit.bit_length() - 1
-            if twice & bit:
-                rest, rest_twice = left, twice ^ bit
-            else:
-                rest, rest_twice = left ^ bit, twice
+            bit, first, rest, rest_twice = _lowest(left, twice)
             for mask, needed, kind, _worth, members in melds[first]:
                 if needed <= jokers and mask & left == mask:
                     after_need = _AFTER[kind][need]

@@ -20,6 +20,7 @@ from .table import (
     flag,
     money_rule,
     plain_amount,
+    stray_name,
     whole,
 )
 from .thirteen import CARD_INPUTS, Thirteen
@@ -409,12 +410,7 @@ def _custom_shares(
     names = {p.name for p in live}
     for name in shares:
         if name not in names:
-            raise RuleError(
-                N_("%(name)s is not in the game, so has no share"),
-                params={"name": name},
-                field=f"shares.{name}",
-                player=name,
-            )
+            raise stray_name(name, "shares")
     out = {}
     for p in live:
         where = f"shares.{p.name}"

@@ -125,6 +125,16 @@ class RuleError(ValueError):
         return ": ".join(parts)
 
 
+def stray_name(name: object, where: str) -> RuleError:
+    """The refusal of a name in a deal's results (`where`) that is not at the table,
+    or in a split's shares that is not in the game: beside that name's box."""
+    if where == "results":
+        template = N_("%(name)s is not at this table")
+    else:
+        template = N_("%(name)s is not in the game, so has no share")
+    return RuleError(template, params={"name": name}, field=f"{where}.{name}", player=str(name))
+
+
 # ---------------------------------------------------------------- rule checks
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from ..rules.money_format import format_money
 from .chart import DASHES, FONT, WIDTH, nice_ticks, num, palette, short, xml_text
@@ -26,15 +26,22 @@ BAR = 18
 GAP = 8
 
 
+TITLES = {
+    "wins": gettext_lazy("Wins per member"),
+    "money": gettext_lazy("Money per member over the games"),
+}
+
+
 def _chart(kind, height, title, summary, theme, **drawn):
-    """What both charts have: the frame, the title, the summary for screen readers."""
+    """What both charts have: the frame, the title (the kind's own if none is
+    given), the summary for screen readers."""
     return {
         "kind": kind,
         "colours": palette(theme)[0],
         "font": FONT,
         "width": WIDTH,
         "height": num(height),
-        "title": xml_text(title),
+        "title": xml_text(title or TITLES[kind]),
         "summary": xml_text(summary),
         **drawn,
     }
@@ -64,15 +71,7 @@ def wins(rows, title=None, theme="light"):
             }
         )
     return _chart(
-        "wins",
-        height,
-        title or gettext("Wins per member"),
-        summary,
-        theme,
-        bars=bars,
-        left=LEFT,
-        name_x=LEFT - 6,
-        bar_height=BAR,
+        "wins", height, title, summary, theme, bars=bars, left=LEFT, name_x=LEFT - 6, bar_height=BAR
     )
 
 
@@ -133,7 +132,7 @@ def money(members, timeline, title=None, rules=None, theme="light"):
     return _chart(
         "money",
         height,
-        title or gettext("Money per member over the games"),
+        title,
         summary,
         theme,
         left=left,

@@ -14,7 +14,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from .. import allowance
+from .. import allowance, rules
 from ..models import Game, GameRemoved, Table
 from ..screens import qr
 
@@ -120,6 +120,22 @@ def too_many(request, count=1, kind="games"):
     tables): asked before a file is read or replayed; the charge made with the
     games themselves, inside their transaction, decides (allowance.Spent)."""
     return not allowance.has_room(client_key(request), count, kind)
+
+
+def start_chosen(request, form, start, *table, **more):
+    """Makes the game a valid new-game form chose with `start` (Game.create, or
+    tables.start_game with the table): (the game, 200), or (None, the page's
+    status) with the refusal beside its field, 429 when the allowance is spent."""
+    chosen = (form.fmt_chosen, form.rules_chosen, form.names, form.first_dealer, form.game_name)
+    try:
+        game = start(*table, *chosen, created_from=client_key(request), **more)
+    except rules.RuleError as error:
+        form.refuse(error)
+        return None, 422
+    except allowance.Spent:
+        form.add_error(None, TOO_MANY)
+        return None, 429
+    return game, 200
 
 
 def too_many_in(count):

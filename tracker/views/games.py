@@ -37,6 +37,7 @@ from .common import (
     page_or_part,
     remember,
     remembered,
+    start_chosen,
     too_many,
 )
 
@@ -107,21 +108,8 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
         form.add_error(None, TOO_MANY)
         status = 429
     if form.is_valid():
-        try:
-            game = Game.create(
-                form.fmt_chosen,
-                form.rules_chosen,
-                form.names,
-                form.first_dealer,
-                name=form.game_name,
-                created_from=client_key(request),
-            )
-        except rules.RuleError as error:
-            form.refuse(error)
-        except allowance.Spent:
-            form.add_error(None, TOO_MANY)
-            status = 429
-        else:
+        game, status = start_chosen(request, form, Game.create)
+        if game is not None:
             return made_here(request, game)
     return page_or_part(request, "tracker/new_game.html", "form", context, status=status)
 

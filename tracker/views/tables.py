@@ -33,6 +33,7 @@ from .common import (
     made_here,
     page_or_part,
     remember,
+    start_chosen,
     too_many,
     too_many_in,
 )
@@ -75,12 +76,8 @@ def import_table(request: HtmxHttpRequest) -> HttpResponse:
             if too_many(request, count):  # before any game is replayed
                 raise allowance.Spent
             table = tables.import_document(doc, created_from=creator)
-        except UnicodeDecodeError:
-            error = gettext("That file is not a text file.")
-        except (rules.RuleError, tables.TableError) as refused:
-            error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
-        except allowance.Spent:
-            error = too_many_in(count)
+        except NOT_IMPORTED as refused:
+            error = _why_not_imported(refused, count)
     if error and "file" in request.FILES:  # a refused file counts as the games it held
         allowance.charge_refused(creator, count)
     if error:
@@ -107,6 +104,18 @@ def _upload_text(request: HtmxHttpRequest) -> str:
     upload = request.FILES.get("file")
     assert upload is not None
     return upload.read().decode("utf-8-sig")
+
+
+# What refuses a file on both ways in (a new table, a table's upload), in the same words.
+NOT_IMPORTED = (UnicodeDecodeError, rules.RuleError, tables.TableError, allowance.Spent)
+
+
+def _why_not_imported(refused, count):
+    if isinstance(refused, UnicodeDecodeError):
+        return gettext("That file is not a text file.")
+    if isinstance(refused, allowance.Spent):
+        return too_many_in(count)  # count: the games the file held
+    return gettext("Not imported: %(why)s") % {"why": _message(refused)}
 
 
 def _message(error):
@@ -276,10 +285,8 @@ def add_member(request: HtmxHttpRequest, token: str) -> HttpResponse:
 def remove_member(request: HtmxHttpRequest, token: str, member: int) -> HttpResponse:
     table = get_table_or_404(token, can_edit=True)
     version = made_against(request)
-    if version != table.revision:
-        return _stale(request, table, version)
     try:
-        table.remove_member(member, version)
+        table.remove_member(member, version)  # StaleTable before anything is looked at
     except StaleTable:
         return _stale(request, table, version)
     except MemberError as error:
@@ -351,12 +358,8 @@ def upload(request: HtmxHttpRequest, token: str) -> HttpResponse:
                 return _stale(request, table, version)
             errors = {"file": twins.message, "file_again": True}
             return _show_table(request, table, True, status=422, errors=errors)
-        except UnicodeDecodeError:
-            error = gettext("That file is not a text file.")
-        except (rules.RuleError, tables.TableError) as refused:
-            error = gettext("Not imported: %(why)s") % {"why": _message(refused)}
-        except allowance.Spent:
-            error = too_many_in(count)
+        except NOT_IMPORTED as refused:
+            error = _why_not_imported(refused, count)
     if error and "file" in request.FILES:  # a refused file counts as the games it held
         allowance.charge_refused(creator, count)
     if error and not _still_at(table, version):
@@ -435,27 +438,16 @@ def new_table_game(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return _stale_game_form(request, table, version)
     if form.is_valid():
         try:
-            game = tables.start_game(
-                table,
-                form.fmt_chosen,
-                form.rules_chosen,
-                form.names,
-                form.first_dealer,
-                form.game_name,
-                client_key(request),
-                made_against=version,
+            game, status = start_chosen(
+                request, form, tables.start_game, table, made_against=version
             )
         except StaleTable:
             return _stale_game_form(request, table, version)
         except MemberError as error:
             form.add_error("players", error.message)
-        except rules.RuleError as error:
-            form.refuse(error)
-        except allowance.Spent:
-            form.add_error(None, TOO_MANY)
-            status = 429
         else:
-            return made_here(request, game)
+            if game is not None:
+                return made_here(request, game)
     return _game_form(request, table, form, version, status=status)
 
 

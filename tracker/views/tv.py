@@ -28,19 +28,33 @@ def _game_part(request, game, state):
 
 
 @require_safe
-def game_tv(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    game = get_game_or_404(token, can_edit=False)
-    return render(request, "tracker/tv.html", _game_tv_context(request, game))
+def tv_page(request: HtmxHttpRequest, token: str, kind: str) -> HttpResponse:
+    """The TV screen of a game's (kind "game") or a table's ("table") view link."""
+    return render(request, "tracker/tv.html", _tv_context(request, token, kind))
 
 
 @require_safe
-def game_tv_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def tv_live(request: HtmxHttpRequest, token: str, kind: str) -> HttpResponse:
     """The TV's poll: 204 while nothing changed, else its board afresh."""
-    revision = Game.revision_by_link(token, can_edit=False)
-    if revision is not None and request.GET.get("v") == revision:
+    version = _version(token, kind)
+    if version is not None and request.GET.get("v") == version:
         return _no_store(HttpResponse(status=204))
-    game = get_game_or_404(token, can_edit=False)
-    return _no_store(render(request, "tracker/tv.html#board", _game_tv_context(request, game)))
+    return _no_store(render(request, "tracker/tv.html#board", _tv_context(request, token, kind)))
+
+
+def _version(token, kind):
+    """What the poll compares, as text: a game's revision, read alone (None if no game
+    has the link), or a table's with its games'."""
+    if kind == "game":
+        return Game.revision_by_link(token, can_edit=False)
+    table = get_table_or_404(token, can_edit=False)
+    return str(pushed.table_versions([table.pk])[table.pk])
+
+
+def _tv_context(request, token, kind):
+    if kind == "game":
+        return _game_tv_context(request, get_game_or_404(token, can_edit=False))
+    return _table_tv_context(request, get_table_or_404(token, can_edit=False))
 
 
 def _game_tv_context(request, game):
@@ -59,21 +73,6 @@ def _game_tv_context(request, game):
         }
     )
     return context
-
-
-@require_safe
-def table_tv(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    table = get_table_or_404(token, can_edit=False)
-    return render(request, "tracker/tv.html", _table_tv_context(request, table))
-
-
-@require_safe
-def table_tv_live(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    table = get_table_or_404(token, can_edit=False)
-    version = str(pushed.table_versions([table.pk])[table.pk])
-    if request.GET.get("v") == version:
-        return _no_store(HttpResponse(status=204))
-    return _no_store(render(request, "tracker/tv.html#board", _table_tv_context(request, table)))
 
 
 def _table_tv_context(request, table):
