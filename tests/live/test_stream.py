@@ -46,7 +46,9 @@ def live_dir():
 @pytest.fixture(scope="module")
 def server(live_db, live_dir, tmp_path_factory):
     log_dir = tmp_path_factory.mktemp("stream-server")
-    env = {"LIVE_DIR": live_dir, "REDIS_URL": ""}
+    # The tests open many streams from one address, until the kernel has handed them
+    # to several workers: more than the per-address limit of one worker may go to one.
+    env = {"LIVE_DIR": live_dir, "REDIS_URL": "", "STREAMS_PER_ADDRESS": "500"}
     with live_server(live_db, log_dir, workers=4, env=env, app=ASGI) as running:
         yield running
     assert "Traceback" not in running.log_text()
