@@ -324,7 +324,8 @@ async def hold_and_save(server, paths, hold, every, save):
     start, count, sent = time.monotonic(), 0, {}
     while time.monotonic() - start < hold:
         at = time.monotonic()
-        sent[await save(order[count % len(order)])] = (at, time.monotonic())
+        key = await save(order[count % len(order)])
+        sent[key] = (at, time.monotonic())
         count += 1
         await asyncio.sleep(max(0.0, start + count * every - time.monotonic()))
     await asyncio.sleep(2)  # the last events

@@ -97,22 +97,24 @@ def stored_revisions(tables):
 
 
 def thousand_phones(db, tables, window):
-    """Server CPU-s a minute with the phones polling every 2 s as today (the sync worker;
-    and on the ASGI worker) and pushed: pushed judged against an eighth of today's."""
+    """Server CPU-s a minute with the phones polling every 2 s as today (the sync worker)
+    and pushed: pushed judged against an eighth of today's."""
     got = {}
     for name, mode, app in (
         ("polling today", "polling", SYNC),
-        ("polling on ASGI", "polling", ASGI),
         ("pushed", "pushed", ASGI),
     ):
         with gunicorn(db, app) as live:
             got[name] = it = asyncio.run(phones.tables_playing(live, tables, mode, window))
         stored_revisions(tables)
-        polled = f", {it['cpu_per_minute_at_rate']:.2f} at a poll every 2 s a phone ("
-        polled += f"{it['polls_per_s']:.0f} polls/s served)" if mode == "polling" else ""
+        polled = (
+            f", {it['cpu_per_minute_at_rate']:.2f} at a poll every 2 s a phone "
+            f"({it['polls_per_s']:.0f} polls/s served)"
+        )
         say(
-            f"push 1000 phones {name}: {it['cpu_per_minute']:.2f} server CPU-s a minute{polled}"
-            f"  [{it['saves']} deals in {window} s, {it['behind']} phones behind, "
+            f"push 1000 phones {name}: {it['cpu_per_minute']:.2f} server CPU-s a minute"
+            + (polled if mode == "polling" else "")
+            + f"  [{it['saves']} deals in {window} s, {it['behind']} phones behind, "
             f"{it['dropped']} streams dropped, errors: {it['errors'][:3]}]"
         )
     today = got["polling today"]["cpu_per_minute_at_rate"]
