@@ -113,8 +113,8 @@ mutants: $(VENV)/.installed-test
 	$(BIN)/python scripts/mutants.py $(MUTANTS_ARGS)
 
 # What a family's phones ask, measured, each figure against its target (bench/README.md).
-# Installs wrk, chromium and Lighthouse when missing (root; scripts/wrk.sh, chromium.sh,
-# lighthouse.sh). Exits 0 when a target is missed; BENCH_ARGS=--quick for a short try.
+# Installs chromium and Lighthouse when missing (root; scripts/chromium.sh, lighthouse.sh).
+# Exits 0 when a target is missed; BENCH_ARGS=--quick for a short try, --only PARTS.
 # The compiled translations first: without them the pages it measures in Hindi are English.
 BENCH_ARGS ?=
 bench: $(VENV)/.installed-test messages

@@ -1,38 +1,14 @@
-"""Tap Save -> every watcher's board shows the deal, in Debian's chromium (bench/push.py).
-
-One Chromium, six phones (a context each, the browser tests' 360 px touch
-screen): one scorer on the edit link, five watchers on the view link, on
-`make run`'s server (tracker/asgi.py on gunicorn's ASGI worker). The scorer
-enters each deal as a family does (taps the winner, types the other five
-players' points) and taps Save. Every time is taken in the pages themselves,
-by one machine's clock (`performance.timeOrigin + performance.now()`):
-
-- sent: the scorer's `htmx:beforeSend` for the deal form (htmx calls
-  `xhr.send` next);
-- answered: its `htmx:beforeOnLoad` (the answer in, before it is swapped in);
-- told: a watcher's stream event with the new revision (a listener that
-  EventSource gets before the page's own);
-- asked, first byte: the Resource Timing of the watcher's board fetch (the
-  server's time between them);
-- shown: a MutationObserver seeing the watcher's `#board` at the new revision
-  (`data-revision`, which htmx does not hold back for its settle:
-  base.html's attributesToSettle). The new board is in the page then, and
-  painted at the next frame.
-
-The next deal is entered once every phone is quiet again: each page's service
-worker has fetched the page to keep it (tracker.js asks 100 ms after a swap)
-and no request is left, so no deal is timed in another's tail. A first deal is
-not timed: the pages' first swap (warm-up).
-"""
+"""Tap Save -> every watcher's board shows the deal, in Debian's chromium: one scorer
+and five watchers, a context (a 360 px touch phone) each; every time is taken in the
+pages by the machine's one clock (bench/README.md says which events)."""
 
 from __future__ import annotations
 
 import random
 import re
+import shutil
 
-from bench import tools
-from bench.games import PLAYERS
-from bench.report import Broken
+from bench.shared import PLAYERS, Broken, install
 from tests.browser.conftest import CHROMIUM_ARGS, PHONE
 
 WATCHERS = 5
@@ -73,25 +49,6 @@ MARKS = """
 """
 
 
-def percentile(values, share):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
-# The page's marks, and its board fetches' Resource Timing by the revision they
-# were asked from (`?v=`): when each was sent and its answer's first byte came.
-MARKED = """() => {
-  const fetched = {};
-  for (const entry of performance.getEntriesByType("resource")) {
-    const url = new URL(entry.name);
-    if (!url.pathname.endsWith("/live/")) continue;
-    const at = (t) => performance.timeOrigin + t;
-    fetched[url.searchParams.get("v")] = [at(entry.requestStart), at(entry.responseStart)];
-  }
-  return { ...window.__bench, fetched };
-}"""
-
-
 # Resolves once this page's service worker has kept it at `revision` (tracker/sw.js:
 # the page's copy, as fetched) and no htmx request of the page is under way.
 KEPT = """async (revision) => {
@@ -128,7 +85,7 @@ class Phone:
         self.page.wait_for_function(KEPT, arg=revision, polling=50)
 
     def marks(self):
-        return self.page.evaluate(MARKED)
+        return self.page.evaluate("() => window.__bench")
 
 
 def enter_deal(page, rng):
@@ -144,12 +101,12 @@ def enter_deal(page, rng):
 
 
 def measure(port, game, deals):
-    """{"sent_to_all": ms a deal (from the post to the last watcher's board), and ms a
-    board (each watcher's): "sent_to_each", "answered", "told", "told_to_shown" and
-    its parts "told_to_asked", "asked_to_byte", "byte_to_shown"}, over `deals` deals."""
+    """ms from the save's post, over `deals` deals: to the last watcher's board showing it
+    ("sent_to_all"), to the save's answer; to each watcher told, and told -> its board."""
     from playwright.sync_api import Error, sync_playwright
 
-    executable = tools.chromium()
+    install("chromium")  # says why when chromium cannot be had
+    executable = shutil.which("chromium")
     if executable is None:
         raise Broken("chromium is needed for the watchers' boards (scripts/chromium.sh)")
     rng = random.Random(36)
@@ -180,16 +137,10 @@ def measure(port, game, deals):
     timed = [str(r) for r in range(revision - deals + 1, revision + 1)]
     return {
         "sent_to_all": [max(s["shown"][r] for s in seen) - sent[r] for r in timed],
-        "sent_to_each": [s["shown"][r] - sent[r] for r in timed for s in seen],
         "answered": [answered[r] - sent[r] for r in timed],
-        "told": [s["told"][r] - sent[r] for r in timed for s in seen],
-        "told_to_shown": [s["shown"][r] - s["told"][r] for r in timed for s in seen],
-        "told_to_asked": [fetch(s, r)[0] - s["told"][r] for r in timed for s in seen],
-        "asked_to_byte": [fetch(s, r)[1] - fetch(s, r)[0] for r in timed for s in seen],
-        "byte_to_shown": [s["shown"][r] - fetch(s, r)[1] for r in timed for s in seen],
+        # Told: the stream's event, when its data is the revision (else not printed).
+        "told": [s["told"][r] - sent[r] for r in timed for s in seen if r in s["told"]],
+        "told_to_shown": [
+            s["shown"][r] - s["told"][r] for r in timed for s in seen if r in s["told"]
+        ],
     }
-
-
-def fetch(marks, revision):
-    """(sent, first byte) of the board fetch that brought `revision` (asked from the one before)."""
-    return marks["fetched"][str(int(revision) - 1)]

@@ -1,7 +1,7 @@
 """What one table may hold (issue 37, item 1): GAMES_PER_TABLE and
 EVENTS_PER_TABLE, its removed games counted too. Every read of a table (its
 page, stats, charts and document) replays all of its games, so these bound what
-a view link can make the server do; bench/table_limit.py times the largest table
+a view link can make the server do; bench/run.py (its inprocess part) times the largest table
 they allow. A game, a deal or an import that would pass them is refused with
 the limit named, and nothing is made. The limits are lowered here so a test
 needs only a few deals."""
