@@ -20,6 +20,8 @@ HTMX = ("HX-Request: true",)
 BROWSER = "Accept-Encoding: gzip, deflate, br"  # every request asks it, as a browser does
 REVISION = re.compile(rb'data-revision="(\d+)"')
 EVENT = re.compile(rb"data: (\d+)\n\n")
+BOARD = re.compile(rb"event: board\n.*?data-revision=\"(\d+)\".*?\n\n", re.S)  # a view link's
+BOARD_WITHIN_S = 1.5  # as static/tracker.js: a watcher's board not sent by then is fetched
 
 
 class Connection:
@@ -125,10 +127,11 @@ def saving(live, games, connections):
 
 
 class Stream:
-    """One phone's stream of pushed updates: `heard(revision, when)` for each event."""
+    """One phone's stream of pushed updates: `heard(revision, when)` for each event, and
+    `sent_board(revision)` for each board a view link's stream sends."""
 
-    def __init__(self, port, path, heard):
-        self.port, self.path, self.heard = port, path, heard
+    def __init__(self, port, path, heard, sent_board=None):
+        self.port, self.path, self.heard, self.sent_board = port, path, heard, sent_board
         self.beats, self.closed, self.task = 0, False, None
         self.opened = asyncio.get_running_loop().create_future()  # its first event
 
@@ -150,6 +153,9 @@ class Stream:
                         self.opened.set_result(int(found[1]))
                     else:
                         self.heard(int(found[1]), now)
+                if self.sent_board is not None:
+                    for found in BOARD.finditer(buffer):
+                        self.sent_board(int(found[1]))
                 buffer = buffer[buffer.rfind(b"\n\n") + 2 :] if b"\n\n" in buffer else buffer
         except (OSError, asyncio.IncompleteReadError, Broken) as error:
             if not self.opened.done():
@@ -183,6 +189,11 @@ def link(game, phone):
     return f"/g/{game['edit']}/" if phone < EDITING else f"/w/{game['view']}/"
 
 
+def stream_path(game, phone):
+    """The stream the page of phone 0-5 opens: a view link's asks for its board."""
+    return f"{link(game, phone)}stream" + ("" if phone < EDITING else "?board=latest")
+
+
 class Table:
     """Six phones on one game; phone 0 also saves a deal at `save_times` (its own connection)."""
 
@@ -192,6 +203,7 @@ class Table:
         self.shown = [self.first] * PHONES
         self.latest = [self.first] * PHONES  # what each phone's stream said
         self.wake = [asyncio.Event() for _ in range(PHONES)]
+        self.boarded = [asyncio.Event() for _ in range(PHONES)]  # a board came in the stream
         self.connections = [Connection(saver.port) for _ in range(PHONES)]
         self.saving, self.polls, self.until, self.errors = False, 0, float("inf"), []
 
@@ -226,9 +238,14 @@ class Table:
             tick += 2
 
     async def pushed(self, phone):
-        """A stream's page: its board fetched when the stream says it moved, until shown."""
+        """A stream's page: its board fetched when the stream says it moved, until shown;
+        a view link's is sent in the stream, and fetched only if it does not come."""
         while await self.wake[phone].wait():
             self.wake[phone].clear()
+            if phone >= EDITING and self.latest[phone] > self.shown[phone]:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.boarded[phone].wait(), BOARD_WITHIN_S)
+                self.boarded[phone].clear()
             while self.latest[phone] > self.shown[phone] and not (phone == 0 and self.saving):
                 before = self.shown[phone]
                 await self.fetch(phone)
@@ -241,6 +258,14 @@ class Table:
             self.wake[phone].set()
 
         return on_event
+
+    def sent_board(self, phone):
+        def on_board(revision):
+            self.shown[phone] = max(self.shown[phone], revision)
+            if self.shown[phone] >= self.latest[phone]:
+                self.boarded[phone].set()
+
+        return on_board
 
 
 async def tables_playing(server, games, mode, seconds):
@@ -264,7 +289,8 @@ async def tables_playing(server, games, mode, seconds):
     if mode == "pushed":
         for t in tables:
             streams += [
-                Stream(server.port, f"{link(t.game, p)}stream", t.heard(p)) for p in range(PHONES)
+                Stream(server.port, stream_path(t.game, p), t.heard(p), t.sent_board(p))
+                for p in range(PHONES)
             ]
         await Stream.open_all(streams)
     began = time.monotonic() + 2

@@ -141,7 +141,7 @@ def held_streams(db, tables, hold):
                 raise Broken(f"a deal save answered {status}")
             return index, tables[index]["revision"]
 
-        paths = [f"{phones.link(t, p)}stream" for t in tables for p in range(phones.PHONES)]
+        paths = [phones.stream_path(t, p) for t in tables for p in range(phones.PHONES)]
         app = asyncio.run(phones.hold_and_save(live, paths, hold, 0.5, save))
     from tracker.models import Event
 
