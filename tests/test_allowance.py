@@ -23,7 +23,7 @@ from .test_stats import G1, G2, G3
 from .test_table_document import table_doc
 from .test_views import HTMX
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 NEW_GAME = {
     "format": "pool-101",

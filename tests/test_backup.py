@@ -22,7 +22,7 @@ from .test_stats import G1, G2, G3, G4, G5
 from .test_table_document import table_doc
 from .test_views import post_deal
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

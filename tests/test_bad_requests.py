@@ -26,7 +26,7 @@ from tracker.models import Event, Game, Member, Table
 from .test_stats import G1
 from .test_table_document import table_doc
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 CSRF = "a" * 32
 PART = b'Content-Disposition: form-data; name="version"\r\n'

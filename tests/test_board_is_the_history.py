@@ -16,6 +16,8 @@ from .events import deal
 from .livegunicorn import ROOT, deal_form, ensure_static_files, live_database, live_server
 from .test_views import post_deal
 
+pytestmark = pytest.mark.both_databases
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 NAMES = ["Asha", "Ravi", "Meena"]
 

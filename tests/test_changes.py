@@ -22,7 +22,7 @@ from .livegunicorn import manage
 from .test_views import HTMX, deal_data
 from .test_views import text as page_text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 NAMES = ["Asha", "Ravi", "Meena", "Kiran"]
 # Pool 101, entry fee 50. Worked by hand: after deal 1 Asha 0, Ravi 80, Meena 10,

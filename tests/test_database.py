@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import connection, connections, transaction
 from django.db.utils import ConnectionHandler
 
+pytestmark = pytest.mark.both_databases
+
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 ENGINE = settings.DATABASES["default"]["ENGINE"]
 on_sqlite = pytest.mark.skipif(

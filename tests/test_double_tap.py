@@ -6,7 +6,7 @@ from tracker.models import Game
 
 from .test_views import HTMX, deal_data, new_game, text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def test_a_second_tap_on_the_fresh_blank_form_is_no_refusal(client):

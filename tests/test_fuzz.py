@@ -46,6 +46,8 @@ from tracker.models import Event, Game, Player
 from . import fuzz_strategies as fz
 from .conftest import input_part
 
+pytestmark = pytest.mark.both_databases
+
 KNOWN_BUGS = set()  # crashes found and not fixed yet: none
 
 

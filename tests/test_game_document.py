@@ -13,6 +13,8 @@ from tracker.models import Event, Game
 from .conftest import example_paths, input_part, load_example
 from .histories import game as random_game
 
+pytestmark = pytest.mark.both_databases
+
 
 def run(command, *args, stdin=None):
     out = io.StringIO()

@@ -20,7 +20,7 @@ from .test_stats import G1, G2, G3
 from .test_table_document import table_doc
 from .test_views import post_deal, text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 PLAYERS = ["Asha", "Ravi"]
 

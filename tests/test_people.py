@@ -20,6 +20,8 @@ from tracker.rules import RuleError, replay
 from .conftest import input_part, load_example, our_example_paths
 from .events import deal, join, leave, sit_in, sit_out
 
+pytestmark = pytest.mark.both_databases
+
 
 def refusal(fmt, players, history, table=None, first=None):
     with pytest.raises(RuleError) as caught:

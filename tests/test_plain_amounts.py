@@ -16,7 +16,7 @@ from tracker.models import Game
 
 from .test_views import HTMX, text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 NOT_PLAIN = ["1E+5", "-0", "+5", "1_0", "\u0661\u0660", "\uff15", "5 0"]
 WORDS = "must be a plain amount such as 0.25, digits 0-9"

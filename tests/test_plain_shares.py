@@ -18,7 +18,7 @@ from tracker.models import Event, Game
 
 from .test_views import new_game, text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 NOT_PLAIN = [
     "1E+2",

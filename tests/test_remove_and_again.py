@@ -14,7 +14,7 @@ from tracker.models import Game
 from .test_tables import finish_pool, make_table, member_ids, table_game, version
 from .test_views import HTMX, new_game, revision, text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def money(client, table):

@@ -28,6 +28,8 @@ from .test_change_concurrency import at_once, raw_post, server_errors
 from .test_changes import CHARSETS, Page, text
 from .test_views import HTMX
 
+pytestmark = pytest.mark.both_databases
+
 # The tests through real gunicorn workers (at the end) use a database of their own.
 in_db = pytest.mark.django_db
 

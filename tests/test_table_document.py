@@ -18,7 +18,7 @@ from tracker.models import Event, Game, Member, Table
 from .test_stats import G1, G2, G3, G4, G5
 from .test_views import text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ from tracker.models import Game
 from .test_tables import make_table, version
 from .test_views import post_deal, text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def upload(client, table, name, content, **extra):

@@ -13,6 +13,8 @@ from tracker.models import MAX_MEMBERS, Game, Member, Table
 from . import fuzz_strategies as fz
 from .test_fuzz import MESSAGE
 
+pytestmark = pytest.mark.both_databases
+
 FUZZ = {
     "deadline": None,
     "suppress_health_check": [HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

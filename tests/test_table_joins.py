@@ -17,7 +17,7 @@ from .test_people_views import deal_form, post
 from .test_tables import make_table, table_game
 from .test_views import text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 FIVE = ["Asha", "Ravi", "Meena", "Kiran", "Dev"]
 

@@ -16,7 +16,7 @@ from .test_limits import points_doc, send
 from .test_tables import make_table, table_game, version
 from .test_views import post_deal, text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 FULL_EVENTS = "a table keeps at most 4 events across its games: start a new table for more"
 FULL_GAMES = "a table keeps at most 2 games: start a new table for more"

@@ -11,7 +11,7 @@ from django.test import Client
 from .test_tables import make_table, table_game
 from .test_views import post_deal, revision, text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def finish(client, game):
