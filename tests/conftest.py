@@ -208,6 +208,7 @@ def pytest_collection_modifyitems(config, items):
 
     With TRACKER_ONLY_DATABASE_TESTS set (scripts/test.sh's PostgreSQL pass),
     keep only the tests that runs_on_postgresql_too: the SQLite pass ran the rest.
+    On pytest-xdist's workers, the files with slow tests go first.
     """
     from django.conf import settings
 
@@ -217,6 +218,12 @@ def pytest_collection_modifyitems(config, items):
             left_out = [item for item in items if not runs_on_postgresql_too(item)]
             config.hook.pytest_deselected(items=left_out)
             items[:] = kept
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # scripts/test.sh's workers take a file each, in the order collected:
+        # the files with slow tests first, so that a long one does not start
+        # last while the other worker has nothing left to run.
+        slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: item.path not in slow_files)
     reason = os.environ.get("TRACKER_POSTGRES_SKIP")
     if not reason and settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         reason = "needs PostgreSQL: DATABASE_URL=postgres://... (`make test-postgres` sets one up)"
