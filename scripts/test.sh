@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
 # The test passes behind `make test`, after ruff:
 #   1. the whole pytest suite on SQLite (the default settings);
-#   2. on PostgreSQL, the tests that touch the database: DATABASE_URL when it
-#      names a reachable PostgreSQL, else a local server that scripts/postgres.sh
-#      sets up (root on Debian). Where neither can be had, the tests marked
-#      `postgres` run and report SKIPPED with the reason.
-# The tests that need no database (the rules engine, the hand calculator,
-# documents and pages without the database, the scripts' checks, live gunicorn
-# servers on a SQLite file of their own) run once, in pass 1: pass 2 sets
-# TRACKER_ONLY_DATABASE_TESTS, and tests/conftest.py then deselects every test
-# that is not marked `django_db` or `postgres` and uses none of pytest-django's
-# database fixtures (db, transactional_db, live_server, ...). The summary adds
-# up both passes.
+#   2. on PostgreSQL, the tests where PostgreSQL may behave otherwise than
+#      SQLite: DATABASE_URL when it names a reachable PostgreSQL, else a local
+#      server that scripts/postgres.sh sets up (root on Debian). Where neither
+#      can be had, the tests marked `postgres` run and report SKIPPED with the
+#      reason.
+# Pass 2 sets TRACKER_ONLY_DATABASE_TESTS, and tests/conftest.py then keeps the
+# tests marked `postgres` (they need it: live servers on PostgreSQL, its
+# NOTIFY streams, concurrent saves through its locks) and those of the modules
+# marked `both_databases` that touch the database: versions and locks, query
+# counts, amounts and JSON stored and read back, imports, backups, limits,
+# fuzzed input (a NUL byte or a huge number that SQLite stores and PostgreSQL
+# refuses). Pages, forms, languages and the browser tests run once, in pass 1:
+# what they show does not depend on the database that stored the rows. So do
+# the tests that need no database (the rules engine, the hand calculator, the
+# scripts' checks, live gunicorn servers on a SQLite file of their own).
+# Each pass runs on TEST_WORKERS pytest-xdist workers (default 2, the cores
+# of CI's machine; 0 runs in one process), a test file on one worker
+# (--dist loadfile: a module's live servers start once), each worker with its
+# own test database; many tests wait on servers, subprocesses and chromium,
+# so two workers keep both cores busy. The summary adds up both passes.
 # Chromium for the browser tests comes from scripts/chromium.sh first, and
 # redis-server for the shared-cache tests from scripts/redis.sh.
 #
@@ -26,6 +35,7 @@
 #   PYTEST_ARGS  extra pytest arguments for every pass, e.g. "-x -k smoke" or
 #                "-m 'not slow'" (the quick loop of `make test-fast`)
 #   TEST_OUTPUT  where the logs go (default test-output)
+#   TEST_WORKERS pytest-xdist workers per pass (default 2; 0: one process)
 # Exits non-zero when a test fails in either pass.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -33,6 +43,7 @@ cd "$(dirname "$0")/.." || exit 2
 BIN=${BIN:-.venv/bin}
 MODE=${1:-all}
 OUT=${TEST_OUTPUT:-test-output}
+WORKERS=${TEST_WORKERS:-2}
 mkdir -p "$OUT"
 # PYTEST_ARGS split into words as the shell splits them, quotes honoured:
 # PYTEST_ARGS="-m 'not slow'" is two arguments, -m and "not slow".
@@ -91,7 +102,8 @@ run_pass() {
     shift
     local start end rc last status
     start=$EPOCHREALTIME
-    env "${envs[@]}" "$BIN/python" -m pytest --basetemp "$basetemp" "$@" "${EXTRA[@]}" 2>&1 \
+    env "${envs[@]}" "$BIN/python" -m pytest --basetemp "$basetemp" -n "$WORKERS" --dist loadfile \
+        "$@" "${EXTRA[@]}" 2>&1 \
         | tee "$log"
     rc=${PIPESTATUS[0]}
     end=$EPOCHREALTIME
@@ -198,6 +210,14 @@ EOF_HELP
 total_start=$EPOCHREALTIME
 bash scripts/chromium.sh
 bash scripts/redis.sh
+# The live gunicorn servers serve static files by their hashed names
+# (staticfiles/, as `make run` makes it). Made here when missing or older than
+# static/, before the workers start, so that two never write it at once
+# (tests/livegunicorn.py would, each in its worker).
+manifest=staticfiles/staticfiles.json
+if [ ! -e "$manifest" ] || [ -n "$(find static -type f -newer "$manifest" | head -n 1)" ]; then
+    "$BIN/python" manage.py collectstatic --noinput -v 0 || exit 2
+fi
 case "$MODE" in
     all)
         sqlite_pass
@@ -216,8 +236,10 @@ if [ "$failed" = 0 ]; then
 else
     echo "pytest's temporary files: $TMP/"
 fi
-echo "tests: $total_passed passed, $total_failed failed, $total_skipped skipped," \
-    "$total_deselected deselected"
+# pytest-xdist's workers deselect without telling the count: shown when known.
+deselected=""
+[ "$total_deselected" = 0 ] || deselected=", $total_deselected deselected"
+echo "tests: $total_passed passed, $total_failed failed, $total_skipped skipped$deselected"
 [ "$only_database_tests" = 0 ] \
-    || echo "(pass 2 deselects the tests that need no database: pass 1 runs them)"
+    || echo "(pass 2 runs the tests marked postgres, and those marked both_databases that touch the database: pass 1 runs every test)"
 exit "$failed"

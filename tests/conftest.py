@@ -191,20 +191,39 @@ def needs_database(item):
     return not DATABASE_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
 
 
+def runs_on_postgresql_too(item):
+    """Whether scripts/test.sh's PostgreSQL pass runs `item`: it needs
+    PostgreSQL (`postgres`), or it is marked `both_databases` (what PostgreSQL
+    may do otherwise than SQLite: locks and versions, query counts, amounts and
+    JSON stored and read back, imports, backups, limits, fuzzed input) and
+    touches the database. Pages, forms, languages and the browser tests run on
+    SQLite only: the database under them stores and reads back the same rows."""
+    if item.get_closest_marker("postgres"):
+        return True
+    return bool(item.get_closest_marker("both_databases")) and needs_database(item)
+
+
 def pytest_collection_modifyitems(config, items):
     """Skip the tests marked `postgres` unless the suite runs on PostgreSQL.
 
     With TRACKER_ONLY_DATABASE_TESTS set (scripts/test.sh's PostgreSQL pass),
-    leave out the tests that need no database: the SQLite pass ran them.
+    keep only the tests that runs_on_postgresql_too: the SQLite pass ran the rest.
+    On pytest-xdist's workers, the files with slow tests go first.
     """
     from django.conf import settings
 
     if os.environ.get("TRACKER_ONLY_DATABASE_TESTS"):
-        kept = [item for item in items if needs_database(item)]
+        kept = [item for item in items if runs_on_postgresql_too(item)]
         if len(kept) < len(items):
-            left_out = [item for item in items if not needs_database(item)]
+            left_out = [item for item in items if not runs_on_postgresql_too(item)]
             config.hook.pytest_deselected(items=left_out)
             items[:] = kept
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # scripts/test.sh's workers take a file each, in the order collected:
+        # the files with slow tests first, so that a long one does not start
+        # last while the other worker has nothing left to run.
+        slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: item.path not in slow_files)
     reason = os.environ.get("TRACKER_POSTGRES_SKIP")
     if not reason and settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         reason = "needs PostgreSQL: DATABASE_URL=postgres://... (`make test-postgres` sets one up)"

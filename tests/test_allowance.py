@@ -22,7 +22,7 @@ from tests.servers.gunicorn import BACKENDS, CSRF, in_threads, live_database, li
 from tests.views.test_games import HTMX
 from tracker.models import Game, Table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 NEW_GAME = {
     "format": "pool-101",

@@ -15,6 +15,8 @@ from django.db.utils import ConnectionHandler
 
 from tests.servers.postgres import postgres_skip_reason
 
+pytestmark = pytest.mark.both_databases
+
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 ENGINE = settings.DATABASES["default"]["ENGINE"]
 on_sqlite = pytest.mark.skipif(

@@ -19,7 +19,7 @@ from tests.documents.test_table_document import table_doc
 from tests.views.test_games import post_deal, text
 from tracker.models import Game, Table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 PLAYERS = ["Asha", "Ravi"]
 

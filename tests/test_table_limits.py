@@ -15,7 +15,7 @@ from tests.views.test_games import post_deal, text
 from tests.views.test_tables import make_table, table_game, version
 from tracker.models import Game, Table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 FULL_EVENTS = "a table keeps at most 4 events across its games: start a new table for more"
 FULL_GAMES = "a table keeps at most 2 games: start a new table for more"

@@ -21,7 +21,7 @@ from tests.views.test_games import post_deal
 from tracker import tables
 from tracker.models import Game, Member, Table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

@@ -12,6 +12,8 @@ from tests.histories import game as random_game
 from tracker.documents import game_json
 from tracker.models import Event, Game
 
+pytestmark = pytest.mark.both_databases
+
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", example_paths(), ids=lambda p: p.stem)

@@ -17,7 +17,7 @@ from tracker import tables
 from tracker.documents import game_json
 from tracker.models import Event, Game, Member, Table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 ROOT = Path(__file__).resolve().parents[2]
 

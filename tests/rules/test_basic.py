@@ -17,6 +17,8 @@ from tracker.documents import game_csv, game_json
 from tracker.models import Event, Game
 from tracker.rules import RuleError, replay
 
+pytestmark = pytest.mark.both_databases
+
 EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("basic-*.json"))
 P3 = ["Asha", "Ravi", "Meena"]
 P4 = ["Asha", "Ravi", "Meena", "Kiran"]

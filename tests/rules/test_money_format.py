@@ -12,6 +12,8 @@ from tests.views.test_games import new_game, post_deal, text
 from tracker.models import Game
 from tracker.rules.money_format import format_money, indian_grouping, plays_for_money
 
+pytestmark = pytest.mark.both_databases
+
 POOL = {"entry_fee": "50", "money_unit": "0.01"}
 WHOLE_RUPEES = {"entry_fee": "100", "money_unit": "1"}
 POINTS = {"point_value": "0.25", "money_unit": "0.01"}

@@ -20,6 +20,8 @@ from tracker.documents.game_csv import load_csv, read_csv, write_csv
 from tracker.models import Event, Game
 from tracker.rules import RuleError, replay
 
+pytestmark = pytest.mark.both_databases
+
 
 def refusal(fmt, players, history, table=None, first=None):
     with pytest.raises(RuleError) as caught:

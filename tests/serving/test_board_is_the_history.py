@@ -15,6 +15,8 @@ from tests.servers.gunicorn import ROOT, deal_form, ensure_static_files, live_da
 from tests.views.test_games import post_deal
 from tracker.models import Game
 
+pytestmark = pytest.mark.both_databases
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 NAMES = ["Asha", "Ravi", "Meena"]
 

@@ -25,7 +25,7 @@ from tests.documents.test_table_document import table_doc
 from tracker import tables
 from tracker.models import Event, Game, Member, Table
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 CSRF = "a" * 32
 PART = b'Content-Disposition: form-data; name="version"\r\n'

@@ -21,7 +21,7 @@ from tests.views.test_games import text as page_text
 from tracker import i18n
 from tracker.models import Event, Game, StaleHistory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 NAMES = ["Asha", "Ravi", "Meena", "Kiran"]
 # Pool 101, entry fee 50. Worked by hand: after deal 1 Asha 0, Ravi 80, Meena 10,

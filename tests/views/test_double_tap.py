@@ -5,7 +5,7 @@ import pytest
 from tests.views.test_games import HTMX, deal_data, new_game, text
 from tracker.models import Game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def test_a_second_tap_on_the_fresh_blank_form_is_no_refusal(client):

@@ -45,6 +45,8 @@ from tracker import rules
 from tracker.documents import game_csv, game_json
 from tracker.models import Event, Game, Player
 
+pytestmark = pytest.mark.both_databases
+
 KNOWN_BUGS = set()  # crashes found and not fixed yet: none
 
 

@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from tests.views.test_games import HTMX, text
 from tracker.models import Game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 NOT_PLAIN = ["1E+5", "-0", "+5", "1_0", "\u0661\u0660", "\uff15", "5 0"]
 WORDS = "must be a plain amount such as 0.25, digits 0-9"

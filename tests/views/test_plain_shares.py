@@ -17,7 +17,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from tests.views.test_games import new_game, text
 from tracker.models import Event, Game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 NOT_PLAIN = [
     "1E+2",

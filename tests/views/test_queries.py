@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tracker.models import Game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 NAMES = ["Asha", "Ravi", "Meena", "Kiran", "Dev", "Lata"]

@@ -13,7 +13,7 @@ from tests.views.test_games import HTMX, new_game, revision, text
 from tests.views.test_tables import finish_pool, make_table, member_ids, table_game, version
 from tracker.models import Game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def money(client, table):

@@ -27,6 +27,8 @@ from tracker import tables
 from tracker.documents import game_json
 from tracker.models import Game, Member, StaleTable, Table
 
+pytestmark = pytest.mark.both_databases
+
 # The tests through real gunicorn workers (at the end) use a database of their own.
 in_db = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from tests.views.test_games import post_deal, text
 from tests.views.test_tables import make_table, version
 from tracker.models import Game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def upload(client, table, name, content, **extra):

@@ -12,6 +12,8 @@ from tests import fuzz_strategies as fz
 from tests.views.test_fuzz import MESSAGE
 from tracker.models import MAX_MEMBERS, Game, Member, Table
 
+pytestmark = pytest.mark.both_databases
+
 FUZZ = {
     "deadline": None,
     "suppress_health_check": [HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

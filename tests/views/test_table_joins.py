@@ -16,7 +16,7 @@ from tests.views.test_people import deal_form, post
 from tests.views.test_tables import make_table, table_game
 from tracker.models import Game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 FIVE = ["Asha", "Ravi", "Meena", "Kiran", "Dev"]
 

@@ -11,7 +11,7 @@ from django.test import Client
 from tests.views.test_games import post_deal, revision, text
 from tests.views.test_tables import make_table, table_game
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.both_databases]
 
 
 def finish(client, game):
