@@ -213,7 +213,7 @@ bash scripts/redis.sh
 # The live gunicorn servers serve static files by their hashed names
 # (staticfiles/, as `make run` makes it). Made here when missing or older than
 # static/, before the workers start, so that two never write it at once
-# (tests/livegunicorn.py would, each in its worker).
+# (tests/servers/gunicorn.py would, each in its worker).
 manifest=staticfiles/staticfiles.json
 if [ ! -e "$manifest" ] || [ -n "$(find static -type f -newer "$manifest" | head -n 1)" ]; then
     "$BIN/python" manage.py collectstatic --noinput -v 0 || exit 2
