@@ -35,20 +35,21 @@ def tv_page(request: HtmxHttpRequest, token: str, kind: str) -> HttpResponse:
 
 @require_safe
 def tv_live(request: HtmxHttpRequest, token: str, kind: str) -> HttpResponse:
-    """The TV's poll: 204 while nothing changed, else its board afresh."""
-    version = _version(token, kind)
+    """The TV's poll: 204 while nothing changed, else its board afresh. A game's
+    revision is read alone (None if no game has the link); a table, read once, is
+    compared by its version with its games'."""
+    if kind == "game":
+        table, version = None, Game.revision_by_link(token, can_edit=False)
+    else:
+        table = get_table_or_404(token, can_edit=False)
+        version = str(pushed.table_versions([table.pk])[table.pk])
     if version is not None and request.GET.get("v") == version:
         return _no_store(HttpResponse(status=204))
-    return _no_store(render(request, "tracker/tv.html#board", _tv_context(request, token, kind)))
-
-
-def _version(token, kind):
-    """What the poll compares, as text: a game's revision, read alone (None if no game
-    has the link), or a table's with its games'."""
-    if kind == "game":
-        return Game.revision_by_link(token, can_edit=False)
-    table = get_table_or_404(token, can_edit=False)
-    return str(pushed.table_versions([table.pk])[table.pk])
+    if table is None:
+        context = _tv_context(request, token, kind)
+    else:
+        context = _table_tv_context(request, table)
+    return _no_store(render(request, "tracker/tv.html#board", context))
 
 
 def _tv_context(request, token, kind):
