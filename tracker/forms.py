@@ -302,6 +302,7 @@ class DealForm(FirstErrors, forms.Form):
         return [
             {
                 "player": p,
+                "seat": str(p.seat),
                 "won": winner == str(p.seat),
                 "kind": self.kind(p),
                 "typed": self.typed(p),
@@ -311,8 +312,11 @@ class DealForm(FirstErrors, forms.Form):
         ]
 
     def buttons(self):
-        """The one-tap results with this game's values: (word, label, value)."""
-        return self.spec.result_buttons(self.state.rules)
+        """The one-tap results with this game's values: (word, label, value), as shown."""
+        return [
+            (word, gettext(label), str(value))
+            for word, label, value in self.spec.result_buttons(self.state.rules)
+        ]
 
 
 # ---------------------------------------------------------------- a new player

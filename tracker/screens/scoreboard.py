@@ -239,7 +239,7 @@ def _boxes(row: Row, names: list[str], won_label: str) -> list[dict[str, object]
         boxes.append(
             {
                 "shown": shown,
-                "after": "" if after is None else after,
+                "after": "" if after is None else str(after),
                 "classes": " ".join(classes),
                 "dealt": name == row.dealer,
                 "went_out": name in row.went_out,
