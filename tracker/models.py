@@ -108,15 +108,12 @@ class Linked(models.Model):
         if not isinstance(token, str) or not 16 <= len(token) <= 64:
             return None
         field = "edit" if can_edit else "view"
-        found = (
-            cls.objects.filter(**{f"{field}_key": token_key(token)})
-            .order_by()
-            .values_list(f"{field}_token", "revision")
-            .first()
-        )
-        if found is None or not hmac.compare_digest(found[0], token):
+        # The key is unique: one row or none, so no ORDER BY (as `first()` would add).
+        rows = cls.objects.filter(**{f"{field}_key": token_key(token)})
+        found = rows.values_list(f"{field}_token", "revision")[:1]
+        if not found or not hmac.compare_digest(found[0][0], token):
             return None
-        return str(found[1])
+        return str(found[0][1])
 
     def locked(self):
         """This row read again, locked to the end of the transaction.
