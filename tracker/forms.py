@@ -299,10 +299,14 @@ class DealForm(FirstErrors, forms.Form):
     def rows(self):
         """One row per player dealt in, for the template."""
         winner = self["winner"].value()
+        noun = self.result_noun
         return [
             {
                 "player": p,
                 "seat": str(p.seat),
+                "result_label": gettext("%(name)s's result") % {"name": p.name},
+                "points_label": gettext("%(name)s's %(noun)s") % {"name": p.name, "noun": noun},
+                "count_label": gettext("Count %(name)s's cards") % {"name": p.name},
                 "won": winner == str(p.seat),
                 "kind": self.kind(p),
                 "typed": self.typed(p),
@@ -338,8 +342,10 @@ class JoinForm(FirstErrors, forms.Form):
 
     @property
     def seats(self):
-        """The seats a new player may sit after, in seat order."""
-        return [p.name for p in self.state.players]
+        """The seats a new player may sit after, in seat order: (name, "After <name>")."""
+        return [
+            (p.name, gettext("After %(label)s") % {"label": p.name}) for p in self.state.players
+        ]
 
     def clean(self):
         name = self.cleaned_data.get("name", "")

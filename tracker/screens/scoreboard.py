@@ -31,6 +31,11 @@ class SeatChange(TypedDict):
     name: str
     away: bool  # sits out now: offered to come back in
     can_go: bool  # may sit out or leave (at least two must stay dealt in)
+    # What its buttons say to a screen reader, and the question before leaving.
+    back_or_out: str  # "Back in Ravi" when away, else "Sit out Ravi"
+    leave: str
+    leave_question: str
+    leave_yes: str
 
 
 class Seating(TypedDict):
@@ -151,12 +156,24 @@ def seating(state: GameState, pot_after_join: str) -> Seating:
         for p in state.players:
             if p.status == "left":
                 continue
+            away = p.status == "sitting_out"
+            named = {"name": p.name}
             out["players"].append(
                 {
                     "name": p.name,
-                    "away": p.status == "sitting_out",
+                    "away": away,
                     # At least two must stay dealt in.
                     "can_go": p.status != "in" or dealt_in > 2,
+                    "back_or_out": (
+                        gettext("Back in %(name)s") if away else gettext("Sit out %(name)s")
+                    )
+                    % named,
+                    "leave": gettext("Leave %(name)s") % named,
+                    "leave_question": gettext(
+                        "%(name)s goes home for good? Their balance stays in the settlement."
+                    )
+                    % named,
+                    "leave_yes": gettext("Yes, %(name)s leaves") % named,
                 }
             )
         out["away"] = any(p["away"] for p in out["players"])
