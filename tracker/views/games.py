@@ -64,7 +64,7 @@ def _your_games(request, show="", removed=False):
         return list(games.removed().filter(table=None, edit_token__in=edit))
     listed = []
     for game in games.kept().prefetch_related("players", "events").order_by("-updated_at"):
-        state = game.state()
+        state = game.replay()  # what was read with it: no revision is shown here
         if show and state.status != show:
             continue
         url = game.get_absolute_url() if game.edit_token in edit else game.get_view_url()
