@@ -217,6 +217,7 @@ def history(
         }
         if row.type == "deal":
             entry["boxes"] = _boxes(row, names, said(state.spec.won_label(row)))
+            entry["edit_label"] = gettext("Edit deal %(n)s") % {"n": row.number}
         elif row.type == "join":
             assert row.player is not None  # a join names who joins
             if row.after:
