@@ -223,14 +223,15 @@ class Game(Linked):
         one revision's figures under another's number (its phone would then ask
         again at the wrong moment, or never)."""
         for _attempt in range(100):
-            # The three columns a replay needs, not whole rows: every page reads them.
+            # The columns a replay needs, not whole rows: every page reads them.
             events = list(self.events.values_list("serial", "type", "data"))
-            revision = Game.objects.filter(pk=self.pk).values_list("revision", flat=True).first()
-            if revision is None or revision == self.revision:
+            revision = Game.objects.filter(pk=self.pk).values_list("revision", flat=True)[:1]
+            if not revision or revision[0] == self.revision:
                 break
             self.refresh_from_db()
         self.event_ids = [serial for serial, _, _ in events]
-        return self.replay([{"type": kind, **data} for _, kind, data in events])
+        names = list(self.players.values_list("name", flat=True))  # in seat order
+        return self.replay([{"type": kind, **data} for _, kind, data in events], names)
 
     def as_document(self):
         return game_json.write(*self.input_and_state())
