@@ -11,7 +11,6 @@ nothing is changed. A post without a whole-number version gets 400.
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
@@ -52,8 +51,7 @@ def _saved(request, game, state):
     """The htmx answer to a deal saved from the deal form: the board, and out
     of band the history and a fresh form, with the notice and the change slot
     emptied."""
-    response = live_part(request, game, state, True)
-    response.content += render_to_string("tracker/game.html#saved").encode()
+    response = live_part(request, game, state, True, saved=True)
     return reswap(retarget(response, "#board"), "outerHTML")
 
 
