@@ -29,4 +29,4 @@ class Cell(TypedDict):
     """One cell of a player's scoreboard row after the name."""
 
     text: str
-    badge: NotRequired[Badge]
+    badge: NotRequired[Badge | None]

@@ -113,10 +113,12 @@ def _name_badges(line: dict[str, object], state: GameState, own: list[Badge]) ->
 
 
 def _cell(cell: Cell) -> Cell:
-    if cell.get("badge"):
-        text, kind = cell["badge"]
+    """A cell with its badge in the reader's language, or None (the template asks for it)."""
+    badge = cell.get("badge")
+    if badge:
+        text, kind = badge
         return {**cell, "badge": (said(text), kind)}
-    return cell
+    return {**cell, "badge": None}
 
 
 def seating(state: GameState, pot_after_join: str) -> Seating:

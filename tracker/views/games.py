@@ -243,6 +243,13 @@ def game_context(game, state, can_edit, all_events=False, **extra):
         # What a phone with "Read scores aloud" on says when this board comes in after a change.
         "said": said.sentence(state, game.last_change),
         "join_form": join_form,
+        # What the screen's parts may be given (`extra`), named here so each is looked up
+        # and found: a lookup the template misses costs it ten times a plain one.
+        "notice": None,
+        "theirs": None,
+        "entry_version": None,
+        "oob": False,
+        "saved": False,
         **extra,
     }
 
