@@ -108,12 +108,15 @@ class Linked(models.Model):
         if not isinstance(token, str) or not 16 <= len(token) <= 64:
             return None
         field = "edit" if can_edit else "view"
-        # The key is unique: one row or none, so no ORDER BY (as `first()` would add).
-        rows = cls.objects.filter(**{f"{field}_key": token_key(token)})
-        found = rows.values_list(f"{field}_token", "revision")[:1]
-        if not found or not hmac.compare_digest(found[0][0], token):
+        try:  # the key is unique: one row or none
+            found = cls.objects.values_list(f"{field}_token", "revision").get(
+                **{f"{field}_key": token_key(token)}
+            )
+        except cls.DoesNotExist:
             return None
-        return str(found[0][1])
+        if not hmac.compare_digest(found[0], token):
+            return None
+        return str(found[1])
 
     def locked(self):
         """This row read again, locked to the end of the transaction.
@@ -225,8 +228,11 @@ class Game(Linked):
         for _attempt in range(100):
             # The columns a replay needs, not whole rows: every page reads them.
             events = list(self.events.values_list("serial", "type", "data"))
-            revision = Game.objects.filter(pk=self.pk).values_list("revision", flat=True)[:1]
-            if not revision or revision[0] == self.revision:
+            try:
+                revision = Game.objects.values_list("revision", flat=True).get(pk=self.pk)
+            except Game.DoesNotExist:  # deleted meanwhile: what was read is all there is
+                break
+            if revision == self.revision:
                 break
             self.refresh_from_db()
         self.event_ids = [serial for serial, _, _ in events]
