@@ -90,33 +90,29 @@ class Linked(models.Model):
     @classmethod
     def by_link(cls, token, can_edit):
         """The row whose edit (or view) link carries `token`, or None."""
-        if not isinstance(token, str) or not 16 <= len(token) <= 64:
-            return None
-        field = "edit" if can_edit else "view"
-        try:  # the key is unique: one row or none, in no order
-            found = cls.objects.get(**{f"{field}_key": token_key(token)})
-        except cls.DoesNotExist:
-            return None
-        if not hmac.compare_digest(getattr(found, f"{field}_token"), token):
-            return None
-        return found
+        return cls._at_link(token, can_edit)
 
     @classmethod
     def revision_by_link(cls, token, can_edit):
         """The revision of what the link leads to, as text, or None: the one
         column a phone's poll needs while nothing has changed ("204")."""
+        found = cls._at_link(token, can_edit, "revision")
+        return None if found is None else str(found[1])
+
+    @classmethod
+    def _at_link(cls, token, can_edit, *columns):
+        """The row whose link carries `token` or, given `columns`, only the link's
+        token and those columns (a tuple); None if no link carries it."""
         if not isinstance(token, str) or not 16 <= len(token) <= 64:
             return None
         field = "edit" if can_edit else "view"
-        try:  # the key is unique: one row or none
-            found = cls.objects.values_list(f"{field}_token", "revision").get(
-                **{f"{field}_key": token_key(token)}
-            )
+        rows = cls.objects.values_list(f"{field}_token", *columns) if columns else cls.objects
+        try:  # the key is unique: one row or none, in no order
+            found = rows.get(**{f"{field}_key": token_key(token)})
         except cls.DoesNotExist:
             return None
-        if not hmac.compare_digest(found[0], token):
-            return None
-        return str(found[1])
+        stored = found[0] if columns else getattr(found, f"{field}_token")
+        return found if hmac.compare_digest(stored, token) else None
 
     def locked(self):
         """This row read again, locked to the end of the transaction.

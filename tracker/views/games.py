@@ -244,7 +244,7 @@ def game_context(game, state, can_edit, all_events=False, **extra):
         "said": said.sentence(state, game.last_change),
         "join_form": join_form,
         # What the screen's parts may be given (`extra`), named here so each is looked up
-        # and found: a lookup the template misses costs it ten times a plain one.
+        # and found: a lookup the template misses costs it several times a plain one.
         "notice": None,
         "theirs": None,
         "entry_version": None,
