@@ -195,6 +195,7 @@ def load_tests(db, games, quick):
         # Rounds: every figure and the baseline take turns, a short slice each, so a
         # shared machine's speed drifting over the run weighs on each alike.
         names, rounds = ["baseline", *FLOORS], (2 if quick else ROUNDS)
+        slice_s = seconds / rounds / 2  # a turn on a worker
         figures = {name: {"sync": Counter(), "asgi": Counter()} for name in names}
         (total, busy), ours = shared.machine_cpu(), shared.ours_cpu_s(sync, asgi)
         for _round, name in itertools.product(range(rounds), names):
@@ -202,7 +203,6 @@ def load_tests(db, games, quick):
             # turns, half the time each turn, so neither has the longer games alone.
             for kind, live in (("sync", sync), ("asgi", asgi), ("asgi", asgi), ("sync", sync)):
                 before = shared.ours_cpu_s(live)
-                slice_s = seconds / rounds / 2
                 got = asyncio.run(phones.load(live.port, slice_s, CONNECTIONS, asks[name]))
                 figures[name][kind].update(
                     n=got["requests"],
