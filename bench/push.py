@@ -69,6 +69,8 @@ def watched_boards(db, game, deals=20):
                 ("answered", "the save answered"),
                 ("told", "a watcher told"),
                 ("told_to_shown", "told -> its board"),
+                ("told_to_boarded", "told -> the board's event"),
+                ("boarded_to_shown", "that event -> its board shown"),
             )
             if got[key]
         )

@@ -14,10 +14,10 @@ from tests.browser.conftest import CHROMIUM_ARGS, PHONE
 WATCHERS = 5
 WAIT_MS = 15_000  # a board not shown by then: the benchmark broke
 
-MARKS = """
+MARKS = r"""
 (() => {
   const now = () => performance.timeOrigin + performance.now();
-  const marks = (window.__bench = { sent: {}, answered: {}, told: {}, shown: {} });
+  const marks = (window.__bench = { sent: {}, answered: {}, told: {}, boarded: {}, shown: {} });
   const first = (kind, revision) => {
     if (!(revision in marks[kind])) marks[kind][revision] = now();
   };
@@ -36,12 +36,25 @@ MARKS = """
     constructor(...args) {
       super(...args);
       this.addEventListener("message", (event) => first("told", event.data));
+      this.addEventListener("board", (event) => {
+        const sent = event.data.match(/data-revision="(\d+)"/);
+        if (sent) first("boarded", sent[1]);
+      });
     }
   };
+  const waiting = {}; // revision: the resolves of the benchmark's waits for it
   const look = () => {
     const board = document.getElementById("board");
-    if (board) first("shown", board.dataset.revision);
+    if (!board) return;
+    const revision = board.dataset.revision;
+    first("shown", revision);
+    for (const resolve of waiting[revision] || []) resolve();
+    delete waiting[revision];
   };
+  // Resolves once the board shows `revision`: the benchmark waits for the event, never polls.
+  window.__benchShown = (revision) => revision in marks.shown
+    ? null
+    : new Promise((resolve) => (waiting[revision] ||= []).push(resolve));
   new MutationObserver(look).observe(document, {
     subtree: true, childList: true, attributes: true, attributeFilter: ["data-revision"],
   });
@@ -78,7 +91,11 @@ class Phone:
         self.wait_quiet(revision)
 
     def wait_shown(self, revision):
-        self.page.wait_for_function("(r) => r in window.__bench.shown", arg=str(revision))
+        self.page.evaluate(
+            "([r, ms]) => Promise.race([window.__benchShown(r), new Promise((_, no) =>"
+            " setTimeout(() => no(new Error(`board ${r} not shown`)), ms))])",
+            [str(revision), WAIT_MS],
+        )
 
     def wait_quiet(self, revision):
         """Until the page was kept at `revision` and asks nothing more."""
@@ -142,5 +159,15 @@ def measure(port, game, deals):
         "told": [s["told"][r] - sent[r] for r in timed for s in seen if r in s["told"]],
         "told_to_shown": [
             s["shown"][r] - s["told"][r] for r in timed for s in seen if r in s["told"]
+        ],
+        # Told -> the board's event came; that event -> its board shown.
+        "told_to_boarded": [
+            s["boarded"][r] - s["told"][r]
+            for r in timed
+            for s in seen
+            if r in s["told"] and r in s["boarded"]
+        ],
+        "boarded_to_shown": [
+            s["shown"][r] - s["boarded"][r] for r in timed for s in seen if r in s["boarded"]
         ],
     }

@@ -557,7 +557,15 @@ document.addEventListener("click", (event) => {
       const sent = event.data.match(/data-revision="(\d+)"/);
       if (!board || !board.hasAttribute("data-stream-sends-board")) return;
       if (!sent || Number(sent[1]) <= Number(board.dataset.revision)) return;
-      htmx.swap(board, event.data, { swapStyle: "outerHTML" });
+      htmx.swap(board, event.data, { swapStyle: "outerHTML" }, { select: "#board" });
+      // The deals below it once the board is drawn: what a family reads first
+      // comes first. Not if a newer board came meanwhile: its deals come with it.
+      requestAnimationFrame(() => setTimeout(() => {
+        const shown = document.getElementById("board");
+        const history = document.getElementById("history");
+        if (!shown || !history || shown.dataset.revision !== sent[1]) return;
+        htmx.swap(history, event.data, { swapStyle: "outerHTML" }, { select: "#history" });
+      }));
     });
     // The server hears no changes for now (its Redis is down): the stream stays
     // open and the board polls until the stream's next plain event.

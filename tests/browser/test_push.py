@@ -164,6 +164,12 @@ def test_a_deal_saved_on_one_phone_shows_on_a_watchers_within_half_a_second_and_
     assert watcher.polls() == []
     # Ravi won deal 3: Asha paid him 12 on top of the 2 imported deals.
     expect(watcher.page.locator("#board")).to_contain_text("Ravi")
+    # The deals below it follow once the board is drawn, from the same event.
+    watcher.page.clock.run_for(100)
+    newest = watcher.page.locator("#history-rows tr").first
+    expect(newest.locator("th")).to_have_text("3")
+    expect(newest.locator("td.won")).to_contain_text("Won")
+    assert watcher.polls() == []
     # The scorer's own phone fetched nothing either: its save's answer brought the board.
     assert scorer.polls() == []
     assert len(watcher.streams()) == 1 and "/w/" in watcher.streams()[0]

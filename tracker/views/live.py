@@ -9,7 +9,9 @@ own answer is the same part (views/changes.py).
 
 A view link's stream sends its watchers that part itself (`watch_board`), made
 once a revision in each worker for the phones of one language and theme: a
-watcher's board shows the deal without a request of its own.
+watcher's board shows the deal without a request of its own. Nothing in it is
+out of band: the page swaps the board at once, then the deals below it once
+the board is drawn (static/tracker.js).
 """
 
 import logging
@@ -56,9 +58,10 @@ def live_part(request, game, state, can_edit, **extra):
 
 
 def watch_board(game_id, board_for):
-    """The view link's live part of the game as it is now, for a stream whose
-    `no_stream` said `board_for`, or None (the game gone; it could not be made:
-    the page then fetches it). Runs on Django's thread, outside a request."""
+    """The view link's live part of the game as it is now (its board and deals, none
+    of it out of band), for a stream whose `no_stream` said `board_for`, or None
+    (the game gone; it could not be made: the page then fetches it). Runs on
+    Django's thread, outside a request."""
     close_old_connections()
     language, theme, rows = board_for.split()
     try:
@@ -67,7 +70,7 @@ def watch_board(game_id, board_for):
             return None
         state = game.state()
         with translation.override(language):
-            context = game_context(game, state, False, rows == "all", oob=True)
+            context = game_context(game, state, False, rows == "all")
             context["theme"] = "" if theme == "-" else theme
             return render_to_string("tracker/game.html#live", context)
     except Exception:  # the phone fetches its board instead, as without the stream's
