@@ -63,12 +63,21 @@ MARKS = r"""
 
 
 # Resolves once this page's service worker has kept it at `revision` (tracker/sw.js:
-# the page's copy, as fetched) and no htmx request of the page is under way.
-KEPT = """async (revision) => {
-  if (document.querySelector(".htmx-request")) return false;
-  const cache = await caches.open("pages-1");
-  const kept = await cache.match(location.origin + location.pathname);
-  return !!kept && (await kept.text()).includes(`data-revision="${revision}"`);
+# the page's copy, as fetched) and no htmx request of the page is under way; looked at
+# every 50 ms in the page (the cache says nothing when it changes), at most `ms`.
+# (Playwright's wait_for_function would take the async check's promise for a yes.)
+KEPT = """async ([revision, ms]) => {
+  const quiet = async () => {
+    if (document.querySelector(".htmx-request")) return false;
+    const cache = await caches.open("pages-1");
+    const kept = await cache.match(location.origin + location.pathname);
+    return !!kept && (await kept.text()).includes(`data-revision="${revision}"`);
+  };
+  const until = performance.now() + ms;
+  while (!(await quiet())) {
+    if (performance.now() > until) throw new Error(`page not kept at ${revision}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }"""
 
 
@@ -99,7 +108,7 @@ class Phone:
 
     def wait_quiet(self, revision):
         """Until the page was kept at `revision` and asks nothing more."""
-        self.page.wait_for_function(KEPT, arg=revision, polling=50)
+        self.page.evaluate(KEPT, [revision, WAIT_MS])
 
     def marks(self):
         return self.page.evaluate("() => window.__bench")

@@ -239,14 +239,17 @@ if ("serviceWorker" in navigator) {
   document.addEventListener("htmx:afterRequest", (event) => {
     if (event.detail.successful) backOnline();
   });
-  // The board changed in place: the worker keeps the page's new state (once
-  // for a swap and its out-of-band parts).
+  const KEEP_AFTER_MS = 1000;
+  // The board changed in place, fetched or sent by the stream (no request of
+  // its own): the worker keeps the page's new state, once the page has been
+  // quiet for a second (once for a swap and its parts; the keeping fetches the
+  // page, so not while the other phones' boards are being made).
   let keepSoon = null;
   document.addEventListener("htmx:afterSettle", (event) => {
     const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
-    if (kept || !worker || !event.detail.xhr || event.detail.xhr.status !== 200) return;
+    if (kept || !worker || (event.detail.xhr && event.detail.xhr.status !== 200)) return;
     clearTimeout(keepSoon);
-    keepSoon = setTimeout(() => worker.postMessage({ keep: location.pathname }), 100);
+    keepSoon = setTimeout(() => worker.postMessage({ keep: location.pathname }), KEEP_AFTER_MS);
   });
   // A kept copy with no live poll (a finished game, a table, the home page)
   // asks every 5 s whether the server is back.

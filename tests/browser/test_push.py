@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CSP_CONSOLE, CSP_LISTENER, PHONE, PhoneLog
+from tests.browser.test_offline import OFFLINE, wait_until_kept
 from tests.browser.test_tv import said, speech
 from tests.servers.fixtures import redis_fixture  # noqa: F401 (the fixture)
 from tests.servers.gunicorn import ASGI, live_database, live_server, points_game_doc
@@ -173,6 +174,27 @@ def test_a_deal_saved_on_one_phone_shows_on_a_watchers_within_half_a_second_and_
     # The scorer's own phone fetched nothing either: its save's answer brought the board.
     assert scorer.polls() == []
     assert len(watcher.streams()) == 1 and "/w/" in watcher.streams()[0]
+
+
+def test_a_watchers_copy_for_offline_follows_the_boards_the_stream_sends(db, phones):
+    game = db.import_game(points_game_doc(name="Kept", deals=2))
+    scorer, watcher = phones(), phones()
+    watcher.page.goto(f"/w/{game['view_token']}/")
+    expect(watcher.page.locator("#board")).to_have_attribute("hx-trigger", "revision-moved")
+    wait_until_kept(watcher.page, "2 deals played")
+
+    scorer.page.goto(f"/g/{game['edit_token']}/")
+    type_deal(scorer.page, "Ravi", Asha=12, Meena=30, Kiran=2)
+    save(scorer.page)
+    expect(watcher.page.locator("#board .meta")).to_contain_text("3 deals played")
+    assert watcher.polls() == []  # the board came in the stream
+    # The phone keeps what it shows: offline, a reload shows deal 3, not the page
+    # as it was when the phone opened it.
+    wait_until_kept(watcher.page, "3 deals played")
+    watcher.context.set_offline(True)
+    watcher.page.reload()
+    expect(watcher.page.locator(".offline-notice")).to_contain_text(OFFLINE)
+    expect(watcher.page.locator("#board .meta")).to_contain_text("3 deals played")
 
 
 def test_a_hindi_watchers_board_comes_in_hindi_and_is_said_aloud_in_hindi(db, phones):
